@@ -1,0 +1,115 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/**
+ * The report id the connection test reads when no test report is given. No installation shares a
+ * report under this id, so a service that accepted the token answers 404, and one that refused it
+ * answers 401: the two outcomes the test must tell apart, with no data created or changed.
+ */
+export const CONNECTION_TEST_REPORT_ID = 'n8n-connection-test';
+
+/** Why a base URL must not be used, or undefined when it may: the token must not travel unencrypted. */
+export function plainHttpRefusal(baseUrl: string, allowHttp: boolean): string | undefined {
+	if (!/^http:\/\//i.test(baseUrl.trim()) || allowHttp) return undefined;
+	return 'The base URL uses plain http://, which would send the API token unencrypted. Use the https:// address of your installation, or turn on "Allow Plain HTTP (Local Testing Only)" in the credential for a local test server.';
+}
+
+export class RecordsApi implements ICredentialType {
+	name = 'recordsApi';
+
+	displayName = 'Records API';
+
+	icon = { light: 'file:records.svg', dark: 'file:records.dark.svg' } as const;
+
+	documentationUrl = 'https://github.com/n8n-nodes-records/n8n-nodes-records#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://records.example.com',
+			required: true,
+			description:
+				'Address of your installation, without a trailing path. The service requires HTTPS.',
+		},
+		{
+			displayName: 'API Token',
+			name: 'token',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'Created by an administrator under Settings → Import → API keys for import. Give it the import permission to import records, and the analysis permission (bound to a user) to read reports.',
+		},
+		{
+			displayName: 'Report ID for Connection Test',
+			name: 'testReportId',
+			type: 'string',
+			default: '',
+			description:
+				'Optional. A report made available through the API that the connection test reads one row of. Leave empty to test with a probe the service answers with 404 when it accepts the token and 401 when it refuses it.',
+		},
+		{
+			displayName: 'Allow Plain HTTP (Local Testing Only)',
+			name: 'allowHttp',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to allow an http:// base URL. The service requires TLS; turn this on only for a local test server on loopback.',
+		},
+	];
+
+	/**
+	 * Adds the bearer token, and refuses to send it over plain HTTP unless the user allowed that:
+	 * every request with this credential, the connection test included, passes through here.
+	 */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const refusal = plainHttpRefusal(
+			`${requestOptions.baseURL ?? ''}${requestOptions.url}`,
+			credentials.allowHttp === true,
+		);
+		if (refusal) throw new Error(refusal);
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.token)}` },
+		};
+	}
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: `={{"/api/analysis/reports/" + encodeURIComponent($credentials.testReportId || "${CONNECTION_TEST_REPORT_ID}") + "/data/table"}}`,
+			qs: { offset: 0, limit: 1 },
+			method: 'GET',
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'The service refused the token (401): it is invalid, expired, or lacks the analysis permission. Create or renew it under Settings → Import → API keys for import.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'The token was accepted (a refused token gets 401), but the test report does not exist or is not made available through the API. Enter a shared report in "Report ID for Connection Test" for a passing test, or ignore this if you only import records.',
+				},
+			},
+		],
+	};
+}

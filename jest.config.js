@@ -1,0 +1,21 @@
+/** Unit tests: pure logic, no network. Integration tests: real HTTP against the Records sandbox
+ * and n8n's real execution engine. End-to-end tests: a real n8n process (see test/e2e). */
+const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }];
+
+module.exports = {
+	projects: [
+		{
+			displayName: 'unit',
+			testEnvironment: 'node',
+			transform: { '^.+\\.ts$': tsJest },
+			testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+		},
+		{
+			displayName: 'integration',
+			testEnvironment: 'node',
+			transform: { '^.+\\.ts$': tsJest },
+			testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/test/sandbox/**/*.test.ts'],
+			testTimeout: 60000,
+		},
+	],
+};

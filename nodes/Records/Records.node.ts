@@ -1,0 +1,56 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as client from './actions/client/Client.resource';
+import * as customApi from './actions/customApi/CustomApi.resource';
+import * as invoice from './actions/invoice/Invoice.resource';
+import * as record from './actions/record/Record.resource';
+import * as report from './actions/report/Report.resource';
+import { router } from './actions/router';
+
+export class Records implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Records',
+		name: 'records',
+		icon: { light: 'file:records.svg', dark: 'file:records.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Import records into and read reports from a Records installation',
+		defaults: { name: 'Records' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'recordsApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Client', value: 'client' },
+					{ name: 'Custom API Call', value: 'customApi' },
+					{ name: 'Invoice', value: 'invoice' },
+					{ name: 'Record', value: 'record' },
+					{ name: 'Report', value: 'report' },
+				],
+				default: 'record',
+			},
+			...record.description,
+			...report.description,
+			...client.description,
+			...invoice.description,
+			...customApi.description,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

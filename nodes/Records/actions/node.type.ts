@@ -1,0 +1,11 @@
+import type { AllEntities } from 'n8n-workflow';
+
+type NodeMap = {
+	record: 'import';
+	report: 'getRows';
+	client: 'getMany';
+	invoice: 'create';
+	customApi: 'request';
+};
+
+export type RecordsType = AllEntities<NodeMap>;

@@ -1,0 +1,45 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import * as client from './client/Client.resource';
+import * as customApi from './customApi/CustomApi.resource';
+import * as invoice from './invoice/Invoice.resource';
+import type { RecordsType } from './node.type';
+import * as record from './record/Record.resource';
+import * as report from './report/Report.resource';
+
+/**
+ * Every operation takes all input items at once: imports batch many items into one request,
+ * the others handle `continueOnFail` per item themselves and pair each output to its input.
+ */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as RecordsType['resource'];
+	const operation = this.getNodeParameter('operation', 0);
+	const recordsNodeData = { resource, operation } as RecordsType;
+
+	let returnData: INodeExecutionData[];
+	switch (recordsNodeData.resource) {
+		case 'record':
+			returnData = await record[recordsNodeData.operation].execute.call(this, items);
+			break;
+		case 'report':
+			returnData = await report[recordsNodeData.operation].execute.call(this, items);
+			break;
+		case 'client':
+			returnData = await client[recordsNodeData.operation].execute.call(this, items);
+			break;
+		case 'invoice':
+			returnData = await invoice[recordsNodeData.operation].execute.call(this, items);
+			break;
+		case 'customApi':
+			returnData = await customApi[recordsNodeData.operation].execute.call(this, items);
+			break;
+		default:
+			throw new NodeOperationError(
+				this.getNode(),
+				`The resource "${resource as string}" is not known to this version of the node`,
+			);
+	}
+	return [returnData];
+}
