@@ -1,0 +1,182 @@
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { appendFileSync, closeSync, openSync, readFileSync, statSync } from 'node:fs';
+import { createServer, Socket } from 'node:net';
+import { delimiter } from 'node:path';
+
+export interface RunResult {
+	code: number;
+	stdout: string;
+	stderr: string;
+}
+
+export interface RunOptions {
+	cwd?: string;
+	env?: NodeJS.ProcessEnv;
+	/** Also append stdout and stderr to this file, so a failure can be investigated afterwards. */
+	logFile?: string;
+	/** Resolve with the exit code instead of rejecting when the command fails. */
+	allowFailure?: boolean;
+	timeoutMs?: number;
+}
+
+/** Runs a command to completion and collects its output. */
+export function run(command: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(command, args, {
+			cwd: options.cwd,
+			env: options.env ?? process.env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+			detached: true,
+		});
+		const stdout: Buffer[] = [];
+		const stderr: Buffer[] = [];
+		child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+		child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+		const stopOnExit = () => killGroup(child, 'SIGKILL');
+		process.once('exit', stopOnExit);
+		const timer = options.timeoutMs
+			? setTimeout(() => killGroup(child, 'SIGKILL'), options.timeoutMs)
+			: undefined;
+		child.on('error', (error) => {
+			process.removeListener('exit', stopOnExit);
+			if (timer) clearTimeout(timer);
+			reject(new Error(`Could not start ${command}: ${error.message}`));
+		});
+		child.on('close', (code, signal) => {
+			process.removeListener('exit', stopOnExit);
+			if (timer) clearTimeout(timer);
+			const result = {
+				code: code ?? 128,
+				stdout: Buffer.concat(stdout).toString('utf8'),
+				stderr: Buffer.concat(stderr).toString('utf8'),
+			};
+			if (options.logFile) appendFileSync(options.logFile, `$ ${command} ${args.join(' ')}\n${result.stdout}${result.stderr}\n[exit ${signal ?? result.code}]\n`);
+			if (result.code !== 0 && !options.allowFailure) {
+				const why = signal ? `was stopped by ${signal}` : `exited with ${result.code}`;
+				reject(new Error(`${command} ${args.join(' ')} ${why}:\n${tail(result.stdout + result.stderr, 40)}`));
+				return;
+			}
+			resolve(result);
+		});
+	});
+}
+
+/** The last lines of a text, for error messages that point at the cause without flooding the terminal. */
+export function tail(text: string, lines: number): string {
+	return text.trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+export function tailOfFile(file: string, lines: number): string {
+	try {
+		return tail(readFileSync(file, 'utf8'), lines);
+	} catch {
+		return `(no log at ${file})`;
+	}
+}
+
+/**
+ * Starts a long-running process in its own process group, output going to a log file. Its own group
+ * lets stop() end it together with the children it starts (n8n's task runners), and keeps a Ctrl-C
+ * in the terminal from reaching it before the caller has decided the order of shutdown.
+ */
+export function startLogged(command: string, args: string[], logFile: string, options: SpawnOptions = {}): ChildProcess {
+	const fd = openSync(logFile, 'a');
+	try {
+		const child = spawn(command, args, { ...options, stdio: ['ignore', fd, fd], detached: true });
+		const stopOnExit = () => killGroup(child, 'SIGKILL');
+		process.once('exit', stopOnExit);
+		child.once('exit', () => process.removeListener('exit', stopOnExit));
+		return child;
+	} finally {
+		closeSync(fd);
+	}
+}
+
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+	if (child.pid === undefined) return;
+	try {
+		process.kill(-child.pid, signal);
+	} catch {
+		// The group is already gone.
+	}
+}
+
+export function isRunning(child: ChildProcess): boolean {
+	return child.exitCode === null && child.signalCode === null;
+}
+
+/** Ends a process group: a polite signal first, then SIGKILL for whatever is left after the grace period. */
+export async function stopProcess(child: ChildProcess, graceMs = 20_000): Promise<void> {
+	if (isRunning(child)) {
+		const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+		child.kill('SIGTERM');
+		await Promise.race([exited, sleep(graceMs)]);
+	}
+	killGroup(child, 'SIGKILL');
+}
+
+export function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A TCP port nothing listens on right now (the OS picks it). */
+export function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			const port = typeof address === 'object' && address ? address.port : 0;
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+export function isPortOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
+	return new Promise((resolve) => {
+		const socket = new Socket();
+		const done = (open: boolean) => {
+			socket.destroy();
+			resolve(open);
+		};
+		socket.setTimeout(1000, () => done(false));
+		socket.once('error', () => done(false));
+		socket.connect(port, host, () => done(true));
+	});
+}
+
+/** Polls until check() returns a value other than undefined, or fails with a message saying what was awaited. */
+export async function waitFor<T>(
+	what: string,
+	check: () => Promise<T | undefined> | T | undefined,
+	{ timeoutMs = 60_000, intervalMs = 250 }: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await check();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`Timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`);
+		await sleep(intervalMs);
+	}
+}
+
+/** The full path of an executable found on PATH, or undefined. */
+export function findOnPath(name: string, pathVariable = process.env.PATH ?? ''): string | undefined {
+	for (const dir of pathVariable.split(delimiter)) {
+		if (!dir) continue;
+		const candidate = `${dir}/${name}`;
+		try {
+			if (statSync(candidate).isFile()) return candidate;
+		} catch {
+			// Not in this directory.
+		}
+	}
+	return undefined;
+}
+
+export function formatDuration(ms: number): string {
+	const seconds = ms / 1000;
+	if (seconds < 60) return `${seconds.toFixed(1)} s`;
+	return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+}
