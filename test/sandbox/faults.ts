@@ -1,0 +1,198 @@
+import { createRng } from './seeds';
+
+export const FAULT_ROUTES = ['import', 'report', 'clients', 'invoices', 'records', '*'] as const;
+
+export type FaultRoute = (typeof FAULT_ROUTES)[number];
+
+/** A fault rule as posted to `POST /__sandbox/faults`. See README.md for each option. */
+export interface FaultRule {
+	route: FaultRoute;
+	reportId?: string;
+	recordTypeId?: string;
+	/** Only requests with this HTTP method. */
+	method?: string;
+	/** Delay before the request is handled. */
+	latencyMs?: number;
+	/** Answer with this status instead of handling the request. */
+	status?: number;
+	/** `Retry-After` header value in seconds (with `status`). */
+	retryAfter?: number;
+	/** Destroy the connection instead of answering. */
+	reset?: boolean;
+	/**
+	 * With `status` or `reset`: handle the request first (imports ARE stored), then fail the response.
+	 * Models "the service may already have processed it".
+	 */
+	afterProcessing?: boolean;
+	/** Handle the request, then hold the response this long before writing it (client timeouts). */
+	slowMs?: number;
+	/**
+	 * Cut the JSON body in half. `true`/`body`: a complete HTTP response whose JSON is cut off;
+	 * `connection`: announce the full length, send half, then destroy the connection.
+	 */
+	truncate?: boolean | 'body' | 'connection';
+	/** Reports: silently serve at most this many rows per page, whatever `limit` asked. */
+	limitCap?: number;
+	/** Reports: ignore `offset` (always serve the first page). */
+	ignoreOffset?: boolean;
+	/** Apply to the next n matching requests only. */
+	times?: number;
+	/** Apply to each matching request with this probability, from a deterministic RNG seeded by `seed`. */
+	probability?: number;
+	seed?: number;
+}
+
+export interface FaultRuleState extends FaultRule {
+	id: string;
+	/** Requests this rule has been applied to. */
+	applied: number;
+	/** Remaining applications when `times` was given. */
+	remaining?: number;
+	rng: () => number;
+}
+
+/** The combined effect of every rule that fires for one request. */
+export interface FaultEffect {
+	ruleIds: string[];
+	latencyMs: number;
+	slowMs: number;
+	status?: number;
+	retryAfter?: number;
+	reset: boolean;
+	afterProcessing: boolean;
+	truncate?: 'body' | 'connection';
+	limitCap?: number;
+	ignoreOffset: boolean;
+}
+
+const RULE_KEYS = new Set<string>([
+	'route',
+	'reportId',
+	'recordTypeId',
+	'method',
+	'latencyMs',
+	'status',
+	'retryAfter',
+	'reset',
+	'afterProcessing',
+	'slowMs',
+	'truncate',
+	'limitCap',
+	'ignoreOffset',
+	'times',
+	'probability',
+	'seed',
+]);
+
+function isNonNegativeNumber(value: unknown): value is number {
+	return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+/** Checks a posted rule; returns an error message, or the rule. */
+export function parseFaultRule(input: unknown, index: number): FaultRule | string {
+	if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+		return `Fault rule ${index} must be an object`;
+	}
+	const raw = input as Record<string, unknown>;
+	for (const key of Object.keys(raw)) {
+		if (!RULE_KEYS.has(key)) return `Fault rule ${index}: unknown option "${key}". Known: ${[...RULE_KEYS].join(', ')}`;
+	}
+	const route = raw.route ?? '*';
+	if (typeof route !== 'string' || !(FAULT_ROUTES as readonly string[]).includes(route)) {
+		return `Fault rule ${index}: route must be one of ${FAULT_ROUTES.join(', ')}`;
+	}
+	for (const key of ['reportId', 'recordTypeId', 'method'] as const) {
+		if (raw[key] !== undefined && typeof raw[key] !== 'string') return `Fault rule ${index}: ${key} must be a string`;
+	}
+	for (const key of ['latencyMs', 'retryAfter', 'slowMs', 'limitCap', 'times', 'seed'] as const) {
+		if (raw[key] !== undefined && !isNonNegativeNumber(raw[key])) {
+			return `Fault rule ${index}: ${key} must be a non-negative number`;
+		}
+	}
+	if (raw.status !== undefined) {
+		if (typeof raw.status !== 'number' || !Number.isInteger(raw.status) || raw.status < 400 || raw.status > 599) {
+			return `Fault rule ${index}: status must be an HTTP error status (400-599), e.g. 429, 500, 502, 503, 504`;
+		}
+	}
+	for (const key of ['reset', 'afterProcessing', 'ignoreOffset'] as const) {
+		if (raw[key] !== undefined && typeof raw[key] !== 'boolean') return `Fault rule ${index}: ${key} must be a boolean`;
+	}
+	if (raw.truncate !== undefined && ![true, false, 'body', 'connection'].includes(raw.truncate as string | boolean)) {
+		return `Fault rule ${index}: truncate must be true, "body" or "connection"`;
+	}
+	if (
+		raw.probability !== undefined &&
+		(!isNonNegativeNumber(raw.probability) || raw.probability > 1)
+	) {
+		return `Fault rule ${index}: probability must be a number from 0 to 1`;
+	}
+	if (raw.limitCap !== undefined && (raw.limitCap as number) < 1) {
+		return `Fault rule ${index}: limitCap must be at least 1`;
+	}
+	return { ...(raw as Partial<FaultRule>), route: route as FaultRoute };
+}
+
+export function createFaultRuleState(rule: FaultRule, id: string): FaultRuleState {
+	return {
+		...rule,
+		method: rule.method?.toUpperCase(),
+		id,
+		applied: 0,
+		remaining: rule.times,
+		rng: createRng(rule.seed ?? 1),
+	};
+}
+
+export interface FaultTarget {
+	route: Exclude<FaultRoute, '*'> | 'other';
+	method: string;
+	reportId?: string;
+	recordTypeId?: string;
+}
+
+/**
+ * Picks the rules that fire for one request and consumes their `times`. Every firing rule contributes;
+ * when several set `status` or `reset`, the first listed wins.
+ */
+export function resolveFaults(rules: FaultRuleState[], target: FaultTarget): FaultEffect | undefined {
+	let effect: FaultEffect | undefined;
+	for (const rule of rules) {
+		if (rule.route !== '*' && rule.route !== target.route) continue;
+		if (rule.method !== undefined && rule.method !== target.method) continue;
+		if (rule.reportId !== undefined && rule.reportId !== target.reportId) continue;
+		if (rule.recordTypeId !== undefined && rule.recordTypeId !== target.recordTypeId) continue;
+		if (rule.remaining !== undefined && rule.remaining <= 0) continue;
+		if (rule.probability !== undefined && rule.rng() >= rule.probability) continue;
+		if (rule.remaining !== undefined) rule.remaining--;
+		rule.applied++;
+		effect ??= { ruleIds: [], latencyMs: 0, slowMs: 0, reset: false, afterProcessing: false, ignoreOffset: false };
+		effect.ruleIds.push(rule.id);
+		effect.latencyMs += rule.latencyMs ?? 0;
+		effect.slowMs = Math.max(effect.slowMs, rule.slowMs ?? 0);
+		const terminalTaken = effect.status !== undefined || effect.reset;
+		if (!terminalTaken && (rule.status !== undefined || rule.reset === true)) {
+			effect.status = rule.status;
+			effect.retryAfter = rule.retryAfter;
+			effect.reset = rule.status === undefined && rule.reset === true;
+			effect.afterProcessing = rule.afterProcessing === true;
+		}
+		if (rule.truncate === true || rule.truncate === 'body') effect.truncate ??= 'body';
+		if (rule.truncate === 'connection') effect.truncate = 'connection';
+		if (rule.limitCap !== undefined) effect.limitCap = Math.min(effect.limitCap ?? Infinity, rule.limitCap);
+		if (rule.ignoreOffset === true) effect.ignoreOffset = true;
+	}
+	return effect;
+}
+
+/** Names of the fault kinds in an effect, for the stats. */
+export function faultKinds(effect: FaultEffect): string[] {
+	const kinds: string[] = [];
+	if (effect.latencyMs > 0) kinds.push('latency');
+	if (effect.status !== undefined) kinds.push(`status_${effect.status}${effect.afterProcessing ? '_after_processing' : ''}`);
+	if (effect.reset) kinds.push(effect.afterProcessing ? 'reset_after_processing' : 'reset');
+	if (effect.slowMs > 0) kinds.push('slow');
+	if (effect.truncate) kinds.push(`truncate_${effect.truncate}`);
+	if (effect.limitCap !== undefined) kinds.push('limit_cap');
+	if (effect.ignoreOffset) kinds.push('ignore_offset');
+	return kinds;
+}
