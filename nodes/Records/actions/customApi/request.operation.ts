@@ -1,7 +1,140 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-const properties: INodeProperties[] = [];
+import { buildCustomApiPath, type QueryParameter } from '../../helpers/customApiPath';
+import { recordsApiRequest, type RecordsResponse } from '../../transport';
+import {
+	asNodeError,
+	asItemJson,
+	errorItem,
+	requestSettings,
+	retryAttemptsOption,
+	timeoutOption,
+} from '../restCommon';
+
+const METHODS_WITH_BODY = ['PATCH', 'POST', 'PUT'];
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			"Sends a request with the credential's API token to any path under its Base URL, e.g. GET /api/v1/records/{record type ID} to list the records of a register, custom ones included, or POST, PUT and DELETE to create, change and delete them",
+		name: 'customApiNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Method',
+		name: 'method',
+		type: 'options',
+		options: [
+			{ name: 'DELETE', value: 'DELETE' },
+			{ name: 'GET', value: 'GET' },
+			{ name: 'HEAD', value: 'HEAD' },
+			{ name: 'PATCH', value: 'PATCH' },
+			{ name: 'POST', value: 'POST' },
+			{ name: 'PUT', value: 'PUT' },
+		],
+		default: 'GET',
+		description: 'The HTTP method of the request',
+	},
+	{
+		displayName: 'Path',
+		name: 'path',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '/api/v1/records/ukoly',
+		description:
+			"Path after the credential's Base URL, starting with /. Absolute URLs are refused, so that the API token is never sent to another host.",
+	},
+	{
+		displayName: 'Query Parameters',
+		name: 'queryParameters',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add query parameter',
+		default: {},
+		options: [
+			{
+				displayName: 'Parameter',
+				name: 'parameter',
+				values: [
+					{
+						displayName: 'Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+					},
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'JSON Body',
+		name: 'jsonBody',
+		type: 'json',
+		default: '',
+		placeholder: '{ "Název": "Objednat tonery" }',
+		description: 'The request body, a JSON object or array. Leave empty to send no body.',
+		displayOptions: { show: { method: METHODS_WITH_BODY } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Array Field',
+				name: 'arrayField',
+				type: 'string',
+				default: '',
+				placeholder: 'data',
+				description:
+					'With Split Into Items: the field of the response body that holds the array, e.g. data. Leave empty when the body itself is an array.',
+			},
+			{
+				displayName: 'Full Response',
+				name: 'fullResponse',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to output the status code and headers of the response along with its body',
+			},
+			retryAttemptsOption,
+			{
+				displayName: 'Retry When Outcome Unknown',
+				name: 'retryUnknownOutcome',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to also repeat a POST or PATCH after a failure where the service may already have processed it (500, 502, 504, a reset connection, a timeout). Turn on only when repeating the request cannot create anything twice.',
+			},
+			{
+				displayName: 'Split Into Items',
+				name: 'splitIntoItems',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to output one item per element when the response is an array (or its Array Field is), instead of one item holding the whole response',
+			},
+			timeoutOption,
+		],
+	},
+];
 
 const displayOptions = { show: { resource: ['customApi'], operation: ['request'] } };
 
@@ -9,7 +142,104 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(
 	this: IExecuteFunctions,
-	_items: INodeExecutionData[],
+	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Not implemented yet');
+	const returnData: INodeExecutionData[] = [];
+	for (let i = 0; i < items.length; i++) {
+		try {
+			const method = this.getNodeParameter('method', i) as IHttpRequestMethods;
+			const options = this.getNodeParameter('options', i, {}) as IDataObject;
+			const query = this.getNodeParameter('queryParameters.parameter', i, []) as QueryParameter[];
+			let path: string;
+			try {
+				path = buildCustomApiPath(this.getNodeParameter('path', i, ''), query);
+			} catch (error) {
+				throw new NodeOperationError(this.getNode(), `${(error as Error).message} [item ${i}]`, {
+					itemIndex: i,
+				});
+			}
+			const body = METHODS_WITH_BODY.includes(method) ? readBody.call(this, i) : undefined;
+
+			const response = await recordsApiRequest.call(this, {
+				method,
+				path,
+				body,
+				purpose: 'api',
+				itemIndex: i,
+				...requestSettings(options),
+			});
+			for (const json of outputsOf.call(this, response, options, i)) {
+				returnData.push({ json, pairedItem: { item: i } });
+			}
+		} catch (error) {
+			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, i);
+			returnData.push(errorItem(error, i));
+		}
+	}
+	return returnData;
+}
+
+function readBody(this: IExecuteFunctions, itemIndex: number): IDataObject | IDataObject[] | undefined {
+	const raw = this.getNodeParameter('jsonBody', itemIndex, '') as unknown;
+	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
+		return undefined;
+	}
+	let value: unknown = raw;
+	if (typeof raw === 'string') {
+		try {
+			value = JSON.parse(raw) as unknown;
+		} catch (error) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`The JSON Body of item ${itemIndex} is not valid JSON: ${(error as Error).message}`,
+				{ itemIndex, description: 'Enter a JSON object such as { "Název": "Objednat tonery" }.' },
+			);
+		}
+	}
+	if (value === null || typeof value !== 'object') {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The JSON Body of item ${itemIndex} must be a JSON object or array (got ${JSON.stringify(value)})`,
+			{ itemIndex },
+		);
+	}
+	return value as IDataObject | IDataObject[];
+}
+
+function outputsOf(
+	this: IExecuteFunctions,
+	response: RecordsResponse,
+	options: IDataObject,
+	itemIndex: number,
+): IDataObject[] {
+	const wrap = (body: unknown): IDataObject =>
+		options.fullResponse === true
+			? { statusCode: response.statusCode, headers: response.headers, body: asBody(body) }
+			: asItemJson(body);
+	if (options.splitIntoItems !== true) return [wrap(response.body)];
+
+	const field = typeof options.arrayField === 'string' ? options.arrayField.trim() : '';
+	const list =
+		field === ''
+			? response.body
+			: response.body !== null && typeof response.body === 'object'
+				? (response.body as IDataObject)[field]
+				: undefined;
+	if (!Array.isArray(list)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			field === ''
+				? `The response to item ${itemIndex} is not an array, so it cannot be split into items`
+				: `The response to item ${itemIndex} has no array in the field "${field}", so it cannot be split into items`,
+			{
+				itemIndex,
+				description: `The response was: ${JSON.stringify(response.body)?.slice(0, 200) ?? 'empty'}. Set Array Field to the field that holds the array, or turn off Split Into Items.`,
+			},
+		);
+	}
+	return list.map((element) => wrap(element));
+}
+
+function asBody(value: unknown): IDataObject[keyof IDataObject] {
+	return value === undefined ? '' : (value as IDataObject[keyof IDataObject]);
 }
