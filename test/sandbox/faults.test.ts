@@ -1,0 +1,195 @@
+import * as http from 'node:http';
+import { ok, request, type ClientFailure, type ClientResponse } from './http-client';
+import { RECORD_TYPES, REPORTS, TOKENS, startSandbox, type Sandbox } from './server';
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0, quiet: true });
+});
+
+afterAll(async () => {
+	await sandbox.close();
+});
+
+beforeEach(() => sandbox.reset());
+
+const control = async (method: string, path: string, body?: unknown): Promise<ClientResponse> =>
+	ok(await request(sandbox.baseUrl, method, `/__sandbox${path}`, { body }));
+
+const addFaults = async (...rules: Array<Record<string, unknown>>): Promise<void> => {
+	const response = await control('POST', '/faults', rules);
+	expect(response.status).toBe(200);
+};
+
+const readReport = (query = '', options: { timeoutMs?: number; agent?: http.Agent } = {}): Promise<ClientResponse | ClientFailure> =>
+	request(sandbox.baseUrl, 'GET', `/api/analysis/reports/${REPORTS.bankTransactions}/data/table${query}`, {
+		token: TOKENS.full,
+		...options,
+	});
+
+const importTasks = (names: string[], timeoutMs?: number): Promise<ClientResponse | ClientFailure> =>
+	request(sandbox.baseUrl, 'POST', `/api/3p/import/${RECORD_TYPES.tasks}`, {
+		token: TOKENS.full,
+		body: { data: names.map((name) => ({ Název: name })) },
+		timeoutMs,
+	});
+
+const taskNames = (): string[] => sandbox.state.getRecords(RECORD_TYPES.tasks).map((record) => String(record.fields['Název']));
+
+const rows = (response: ClientResponse | ClientFailure): Array<Record<string, string>> =>
+	(ok(response).json as { rows: Array<Record<string, string>> }).rows;
+
+interface Stats {
+	requests: Record<string, { total: number; byStatus: Record<string, number> }>;
+	faults: { total: number; byKind: Record<string, number> };
+	imports: { requests: number; processedRequests: number; recordsReceived: number; recordsStored: number };
+}
+
+const stats = async (): Promise<Stats> => (await control('GET', '/stats')).json as Stats;
+
+describe('fault injection', () => {
+	it('answers 429 with Retry-After for the next n requests, then recovers', async () => {
+		await addFaults({ route: 'report', status: 429, retryAfter: 2, times: 2 });
+		const first = ok(await readReport());
+		expect(first.status).toBe(429);
+		expect(first.headers['retry-after']).toBe('2');
+		expect(first.json).toMatchObject({ error: 'rate_limited' });
+		expect(ok(await readReport()).status).toBe(429);
+		expect(ok(await readReport()).status).toBe(200);
+		const counted = await stats();
+		expect(counted.requests.report.byStatus).toEqual({ '429': 2, '200': 1 });
+		expect(counted.faults.byKind).toEqual({ status_429: 2 });
+	});
+
+	it.each([500, 502, 503, 504])('rejects an import with %d before processing: nothing stored', async (status) => {
+		await addFaults({ route: 'import', status, times: 1 });
+		expect(ok(await importTasks(['X'])).status).toBe(status);
+		expect(taskNames()).not.toContain('X');
+		expect((await stats()).imports).toMatchObject({ requests: 1, processedRequests: 0, recordsReceived: 1, recordsStored: 0 });
+	});
+
+	it('stores an import and still answers 500 with afterProcessing (the service may have processed it)', async () => {
+		await addFaults({ route: 'import', status: 500, afterProcessing: true, times: 1 });
+		expect(ok(await importTasks(['Uloženo'])).status).toBe(500);
+		expect(taskNames()).toContain('Uloženo');
+		expect((await stats()).imports).toMatchObject({ processedRequests: 1, recordsStored: 1 });
+	});
+
+	it('resets the connection before reading an import: nothing stored', async () => {
+		await addFaults({ route: 'import', reset: true, times: 1 });
+		const result = await importTasks(['Ztraceno']);
+		expect('error' in result).toBe(true);
+		expect(taskNames()).not.toContain('Ztraceno');
+		expect((await stats()).requests.import.byStatus).toEqual({ reset: 1 });
+		expect(ok(await importTasks(['Potom'])).status).toBe(200);
+	});
+
+	it('resets the connection after storing an import (the dangerous case)', async () => {
+		await addFaults({ route: 'import', reset: true, afterProcessing: true, times: 1 });
+		const result = await importTasks(['Uloženo, ale bez odpovědi']);
+		expect('error' in result).toBe(true);
+		expect(taskNames()).toContain('Uloženo, ale bez odpovědi');
+		const log = (await control('GET', '/imports')).json as Array<{ processed: boolean; status: unknown }>;
+		expect(log).toEqual([expect.objectContaining({ processed: true, status: 'reset' })]);
+	});
+
+	it('adds latency to every matching request', async () => {
+		await addFaults({ route: 'report', latencyMs: 150 });
+		const started = Date.now();
+		expect(ok(await readReport()).status).toBe(200);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+		expect(sandbox.state.faults[0].applied).toBe(1);
+	});
+
+	it('holds a response longer than the client timeout (slowMs), and an import is still stored', async () => {
+		await addFaults({ route: 'report', slowMs: 400, times: 1 }, { route: 'import', slowMs: 400, times: 1 });
+		expect(await readReport('', { timeoutMs: 100 })).toMatchObject({ error: 'timeout' });
+		expect(ok(await readReport('', { timeoutMs: 1000 })).status).toBe(200);
+		expect(await importTasks(['Pomalý'], 100)).toMatchObject({ error: 'timeout' });
+		expect(taskNames()).toContain('Pomalý');
+	});
+
+	it('truncates the JSON body: a complete response whose JSON is cut in half', async () => {
+		const whole = ok(await readReport('?limit=10')).text;
+		await addFaults({ route: 'report', truncate: true, times: 1 });
+		const cut = ok(await readReport('?limit=10'));
+		expect(cut.status).toBe(200);
+		expect(cut.json).toBeUndefined();
+		expect(cut.text).toBe(whole.slice(0, cut.text.length));
+		expect(cut.text.length).toBeLessThan(whole.length);
+	});
+
+	it('truncates on the connection: full length announced, half sent, connection closed', async () => {
+		await addFaults({ route: 'report', truncate: 'connection', times: 1 });
+		const result = await readReport('?limit=10');
+		expect('error' in result).toBe(true);
+		expect(ok(await readReport('?limit=10')).status).toBe(200);
+	});
+
+	it('silently caps limit', async () => {
+		await addFaults({ route: 'report', limitCap: 30 });
+		const page = rows(await readReport('?offset=0&limit=100'));
+		expect(page).toHaveLength(30);
+		expect(page[0].c1).toBe('TX00000001');
+		expect(rows(await readReport('?offset=30&limit=100'))[0].c1).toBe('TX00000031');
+	});
+
+	it('ignores offset, serving the first page again', async () => {
+		await addFaults({ route: 'report', ignoreOffset: true });
+		expect(rows(await readReport('?offset=200&limit=5')).map((row) => row.c1)).toEqual(
+			rows(await readReport('?offset=0&limit=5')).map((row) => row.c1),
+		);
+	});
+
+	it('applies a probability deterministically from its seed', async () => {
+		const run = async (): Promise<number[]> => {
+			sandbox.reset();
+			await addFaults({ route: 'report', status: 503, probability: 0.3, seed: 42 });
+			const statuses: number[] = [];
+			for (let i = 0; i < 60; i++) statuses.push(ok(await readReport('?limit=1')).status);
+			return statuses;
+		};
+		const first = await run();
+		expect(await run()).toEqual(first);
+		const failures = first.filter((status) => status === 503).length;
+		expect(failures).toBeGreaterThan(5);
+		expect(failures).toBeLessThan(40);
+	});
+
+	it('matches rules by report id, record type id and method; "*" matches every API route', async () => {
+		await addFaults({ route: 'report', reportId: REPORTS.costs, status: 503 });
+		expect(ok(await readReport()).status).toBe(200);
+		expect(
+			ok(await request(sandbox.baseUrl, 'GET', `/api/analysis/reports/${REPORTS.costs}/data/table`, { token: TOKENS.full })).status,
+		).toBe(503);
+		await control('DELETE', '/faults');
+		await addFaults({ route: 'import', recordTypeId: RECORD_TYPES.receivedInvoices, status: 500 });
+		expect(ok(await importTasks(['Jiný typ'])).status).toBe(200);
+		await control('DELETE', '/faults');
+		await addFaults({ route: '*', status: 502, times: 2 });
+		expect(ok(await readReport()).status).toBe(502);
+		expect(ok(await request(sandbox.baseUrl, 'GET', '/clients', { token: TOKENS.full })).status).toBe(502);
+		expect(ok(await request(sandbox.baseUrl, 'GET', '/clients', { token: TOKENS.full })).status).toBe(200);
+	});
+
+	it('lists and clears rules, and control endpoints are never faulted', async () => {
+		await addFaults({ route: '*', status: 500 });
+		const listed = (await control('GET', '/faults')).json as Array<{ id: string; route: string }>;
+		expect(listed).toEqual([expect.objectContaining({ route: '*', status: 500, applied: 0 })]);
+		expect((await control('GET', '/stats')).status).toBe(200);
+		await control('DELETE', '/faults');
+		expect(ok(await readReport()).status).toBe(200);
+	});
+
+	it('keeps a keep-alive client working across injected resets', async () => {
+		const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
+		try {
+			await addFaults({ route: 'report', reset: true, times: 1 });
+			expect('error' in (await readReport('', { agent }))).toBe(true);
+			for (let i = 0; i < 5; i++) expect(ok(await readReport('?limit=1', { agent })).status).toBe(200);
+		} finally {
+			agent.destroy();
+		}
+	});
+});
