@@ -22,6 +22,22 @@ import {
 } from './seeds';
 import type { FaultRuleState } from './faults';
 
+/**
+ * The seeded bank rows, generated and serialised once per size: resets (before every test) then
+ * cost a copy of two arrays. The row objects are frozen because every reset shares them.
+ */
+const bankSeedCache = new Map<number, { rows: ReportRow[]; json: string[] }>();
+
+function seededBankRows(count: number): { rows: ReportRow[]; json: string[] } {
+	let cached = bankSeedCache.get(count);
+	if (!cached) {
+		const rows = generateBankRows(count).map((row) => Object.freeze(row));
+		cached = { rows, json: rows.map((row) => JSON.stringify(row)) };
+		bankSeedCache.set(count, cached);
+	}
+	return cached;
+}
+
 export interface StoredRecord {
 	id: string;
 	fields: Record<string, FieldValue>;
@@ -134,9 +150,10 @@ export class ReportState {
 		readonly columns: ReportColumn[],
 		public rows: ReportRow[],
 		public apiEnabled: boolean,
+		rowJson?: string[],
 	) {
 		this.columnsJson = JSON.stringify(columns);
-		this.rowJson = rows.map((row) => JSON.stringify(row));
+		this.rowJson = rowJson ?? rows.map((row) => JSON.stringify(row));
 	}
 
 	append(rows: ReportRow[]): void {
@@ -328,13 +345,17 @@ export class SandboxState {
 		this.recordTypes.clear();
 		for (const definition of SEED_RECORD_TYPES) this.defineRecordType(definition);
 		this.reports.clear();
-		this.defineReport(
+		const bank = seededBankRows(this.bankRows);
+		const report = new ReportState(
 			REPORTS.bankTransactions,
 			'Bankovní transakce',
 			[...BANK_COLUMNS],
-			generateBankRows(this.bankRows),
+			bank.rows.slice(),
 			true,
-		).generator = 'bank';
+			bank.json.slice(),
+		);
+		report.generator = 'bank';
+		this.reports.set(report.id, report);
 		this.defineReport(REPORTS.costs, 'Náklady', [...COSTS_COLUMNS], generateCostRows(), true);
 		this.defineReport(
 			REPORTS.notShared,
