@@ -130,6 +130,8 @@ export async function recordsApiRequest<T = unknown>(
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		// n8n repeats the Authorization header on redirects, to any host: the token must not follow.
+		disableFollowRedirect: true,
 		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 	};
 
@@ -189,6 +191,14 @@ async function send(this: RecordsFunctions, options: IHttpRequestOptions): Promi
 			};
 		}
 		return { kind: 'response', response: { ...response, body: body as IN8nHttpFullResponse['body'] } };
+	}
+	if (statusCode >= 300 && statusCode < 400) {
+		return {
+			kind: 'failure',
+			code: `HTTP_${statusCode}`,
+			statusCode,
+			message: headerValue(response.headers, 'location') ?? 'no address given',
+		};
 	}
 	return {
 		kind: 'failure',
@@ -328,6 +338,9 @@ function apiError(
 	} else if (status === 429) {
 		message = `The service's rate limit was still exceeded${tried}`;
 		description = `Lower the batch size or concurrency, or raise the number of attempts.${serviceSays}`;
+	} else if (status !== undefined && status >= 300 && status < 400) {
+		message = `The service redirected the request for the ${subject} to another address (${status})`;
+		description = `It points to: ${failure.message}. Redirects are not followed, so that the API token is sent only to the credential's Base URL. If the installation has moved (for example from http:// to https://), enter its new address as the Base URL.`;
 	} else if (status !== undefined && status >= 400 && status < 500) {
 		message = `The service rejected the request for the ${subject} (${status})`;
 		description = `${failure.message || 'No reason was given.'}`;
@@ -350,10 +363,14 @@ function apiError(
 	const redact = (text: string) => (secret.length >= 4 ? text.split(secret).join('***') : text);
 	const errorResponse: JsonObject = { message: redact(message), code: failure.code };
 	if (status !== undefined) errorResponse.httpCode = String(status);
-	return new NodeApiError(context.getNode(), errorResponse, {
+	const error = new NodeApiError(context.getNode(), errorResponse, {
 		message: redact(message),
 		description: redact(description),
 		httpCode: status !== undefined ? String(status) : undefined,
 		itemIndex: request.itemIndex,
 	});
+	// NodeApiError swaps any message containing a system error code for a generic text, e.g. one
+	// naming the record type "neexistuje" (contains EEXIST) for "The file or directory already exists".
+	error.message = redact(message);
+	return error;
 }
