@@ -1,15 +1,877 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-const properties: INodeProperties[] = [];
+import {
+	findNamedRecord,
+	type ImportBatch,
+	planBatches,
+	readRecordOutcomes,
+	resolveNamedRecord,
+	runInOrder,
+} from '../../helpers/importBatches';
+import {
+	DEFAULT_VALUE_PREPARATION,
+	type BooleanFormat,
+	type DateFormat,
+	type EmptyValueHandling,
+	isRecordObject,
+	isValidTimezone,
+	type NumberFormat,
+	type ObjectValueHandling,
+	parseFieldList,
+	type PreparedRecord,
+	prepareFields,
+	prepareRecord,
+	RecordValueError,
+	selectFields,
+	type ThousandsSeparator,
+	type ValuePreparationOptions,
+} from '../../helpers/recordValues';
+import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, recordsApiRequest } from '../../transport';
+
+const DEFAULT_BATCH_SIZE = 100;
+const MAX_CONCURRENCY = 16;
+const MAX_RETRY_ATTEMPTS = 10;
+/** Retries after the first attempt; the transport counts attempts in all. */
+const DEFAULT_RETRY_ATTEMPTS = DEFAULT_RETRY_POLICY.maxAttempts - 1;
+const DEFAULT_TIMEOUT_SECONDS = DEFAULT_TIMEOUT_MS / 1000;
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'The service does not document what an import returns. Each output item shows the record as sent and, when the response lists it, whether the record was created or edited; otherwise its status is "imported".',
+		name: 'responseNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Record Type ID',
+		name: 'recordTypeId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. faktury-prijate',
+		hint: 'Shown in the record type\'s settings, in its generated API documentation: the last part of the import address /api/3p/import/…',
+		description:
+			'Identifier of the record type (register) to import into, custom types included. A pasted import address works too.',
+	},
+	{
+		displayName: 'Input Data',
+		name: 'dataMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Define Fields Below',
+				value: 'defineBelow',
+				description: 'Name each field and set its value, with expressions per input item',
+			},
+			{
+				name: 'Each Input Item Is One Record',
+				value: 'autoMapInputData',
+				description: "Send each input item's fields as one record; their names must match the record type's fields",
+			},
+			{
+				name: 'JSON',
+				value: 'json',
+				description: 'Give the records as JSON: a list of records, or one record',
+			},
+		],
+		default: 'autoMapInputData',
+	},
+	{
+		displayName: 'Fields to Send',
+		name: 'fieldsToSend',
+		type: 'options',
+		displayOptions: { show: { dataMode: ['autoMapInputData'] } },
+		options: [
+			{ name: 'All Fields', value: 'all' },
+			{ name: 'All Fields Except', value: 'allExcept', description: 'Leave out the fields listed below' },
+			{ name: 'Selected Fields', value: 'selected', description: 'Send only the fields listed below' },
+		],
+		default: 'all',
+	},
+	{
+		displayName: 'Fields to Include',
+		name: 'fieldsToInclude',
+		type: 'string',
+		displayOptions: { show: { dataMode: ['autoMapInputData'], fieldsToSend: ['selected'] } },
+		default: '',
+		required: true,
+		placeholder: 'e.g. Název, Zadal',
+		description: 'Names of the input fields to send, separated by commas',
+	},
+	{
+		displayName: 'Fields to Exclude',
+		name: 'fieldsToExclude',
+		type: 'string',
+		displayOptions: { show: { dataMode: ['autoMapInputData'], fieldsToSend: ['allExcept'] } },
+		default: '',
+		required: true,
+		placeholder: 'e.g. Poznámka, createdAt',
+		description: 'Names of the input fields not to send, separated by commas',
+	},
+	{
+		displayName: 'Fields',
+		name: 'fields',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		displayOptions: { show: { dataMode: ['defineBelow'] } },
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Field',
+				name: 'field',
+				values: [
+					{
+						displayName: 'Field Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. Název',
+						description:
+							"The field's name exactly as the record type's API documentation lists it",
+					},
+					{
+						displayName: 'Field Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+						description:
+							'Text is sent as it is; numbers, booleans and dates from expressions are formatted as set in the options',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Records (JSON)',
+		name: 'jsonRecords',
+		type: 'json',
+		displayOptions: { show: { dataMode: ['json'] } },
+		default: '[\n  {\n    "Název": "Zavolat klientovi",\n    "Zadal": "Jana Nováková"\n  }\n]',
+		required: true,
+		description:
+			'A list of records, or one record, each an object of field names and values. A whole import body {"data": [...]} is accepted too.',
+	},
+	{
+		displayName: 'Evaluate JSON',
+		name: 'jsonEvaluation',
+		type: 'options',
+		displayOptions: { show: { dataMode: ['json'] } },
+		options: [
+			{
+				name: 'For Each Input Item',
+				value: 'eachItem',
+				description: 'The JSON is evaluated once per input item and its records are paired with that item',
+			},
+			{
+				name: 'Once',
+				value: 'once',
+				description: 'The JSON is evaluated with the first input item only, e.g. a fixed list of records',
+			},
+		],
+		default: 'eachItem',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Boolean Format',
+				name: 'booleanFormat',
+				type: 'options',
+				options: [
+					{ name: '1 / 0', value: 'oneZero' },
+					{ name: 'Ano / Ne', value: 'AnoNe' },
+					{ name: 'Ano / Ne (Lower Case)', value: 'anoNe' },
+					{ name: 'True / False', value: 'trueFalse' },
+				],
+				default: 'trueFalse',
+				description: 'How true and false values are written',
+			},
+			{
+				displayName: 'Convert ISO Date Strings',
+				name: 'convertIsoDateStrings',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether text in ISO 8601 form (2026-01-31, 2026-01-31T10:00:00Z) is converted to the date format in every field. Off: only in the fields listed in "Date Fields"; other text is sent as it is.',
+			},
+			{
+				displayName: 'Date Fields',
+				name: 'dateFields',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. DUZP, Datum splatnosti',
+				description:
+					'Fields whose values are dates, separated by commas. Their ISO dates and day.month.year text are written in the date format; anything else is an error. Date and DateTime values are converted in every field.',
+			},
+			{
+				displayName: 'Date Format',
+				name: 'dateFormat',
+				type: 'options',
+				options: [
+					{ name: '31.1.2026', value: 'd.M.yyyy' },
+					{ name: '31.1.2026 9:05', value: 'd.M.yyyy H:mm' },
+					{ name: '31.01.2026', value: 'dd.MM.yyyy' },
+				],
+				default: 'd.M.yyyy',
+				description: 'How dates are written. Date-times are shown in the timezone below.',
+			},
+			{
+				displayName: 'Decimal Places',
+				name: 'decimalPlaces',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 10 },
+				default: 2,
+				description:
+					'Round numbers to this many decimal places (half away from zero) and pad them with zeros, e.g. 1234,50. Without this option, numbers keep their decimals.',
+			},
+			{
+				displayName: 'Include Full Response',
+				name: 'includeResponse',
+				type: 'boolean',
+				default: false,
+				description: "Whether to add the service's whole response to the batch's output items, as 'response'",
+			},
+			{
+				displayName: 'Normalize Field Names',
+				name: 'normalizeFieldNames',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to trim field names and bring them to Unicode NFC, so that names with Czech letters typed on different systems match the record type\'s',
+			},
+			{
+				displayName: 'Normalize Text Values',
+				name: 'normalizeTextValues',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to bring text values to Unicode NFC (the same letters, one encoding), so that e.g. a key value typed on a Mac finds the existing record',
+			},
+			{
+				displayName: 'Null Values',
+				name: 'emptyValues',
+				type: 'options',
+				options: [
+					{
+						name: 'Send Empty Text',
+						value: 'emptyString',
+						description: 'The field is sent as "", which clears it in an edited record',
+					},
+					{
+						name: 'Leave Field Out',
+						value: 'omit',
+						description: 'The field is not sent, so an edited record keeps its value',
+					},
+				],
+				default: 'emptyString',
+				description: 'What to send for a field whose value is null or missing',
+			},
+			{
+				displayName: 'Number Fields',
+				name: 'numberFields',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Kolik to stálo',
+				description:
+					'Fields whose text values are numbers (1234.5 or 1 234,5), separated by commas, to be written in the number format. Number values are formatted in every field; other text is sent as it is.',
+			},
+			{
+				displayName: 'Number Format',
+				name: 'numberFormat',
+				type: 'options',
+				options: [
+					{ name: 'Decimal Comma (1234,5)', value: 'decimalComma' },
+					{ name: 'Decimal Point (1234.5)', value: 'decimalPoint' },
+					{ name: 'JSON Number', value: 'number', description: 'Sent as a number, not as text' },
+				],
+				default: 'decimalComma',
+				description: 'How numbers are written. The service expects amounts with a decimal comma.',
+			},
+			{
+				displayName: 'Object Values',
+				name: 'objectValues',
+				type: 'options',
+				options: [
+					{ name: 'Error', value: 'error', description: 'Stop with an error naming the item and field' },
+					{ name: 'Send as JSON Text', value: 'json' },
+				],
+				default: 'error',
+				description: 'What to do with a field whose value is an object or a list',
+			},
+			{
+				displayName: 'Parallel Requests',
+				name: 'concurrency',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+				default: 1,
+				description:
+					'How many batches are sent at the same time. With 1, batches are sent one after another in input order; more is faster, but the service may then process batches in any order.',
+			},
+			{
+				displayName: 'Records per Request',
+				name: 'batchSize',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: DEFAULT_BATCH_SIZE,
+				description: 'How many records each import request carries',
+			},
+			{
+				displayName: 'Retry Attempts',
+				name: 'retryAttempts',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: MAX_RETRY_ATTEMPTS },
+				default: DEFAULT_RETRY_ATTEMPTS,
+				description:
+					'How many times a batch is sent again when the service certainly did not process it (rate limit 429, unavailable 503, no connection), with growing pauses. 0 turns retries off.',
+			},
+			{
+				displayName: 'Retry When Outcome Unknown',
+				name: 'retryUnknownOutcome',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to also send a batch again after a failure the service may have processed it before (500, 502, 504, dropped connection, timeout). Safe only when every record carries the record type\'s key field (e.g. Interní číslo): a repeat then edits the records instead of creating them twice.',
+			},
+			{
+				displayName: 'Thousands Separator',
+				name: 'thousandsSeparator',
+				type: 'options',
+				options: [
+					{ name: 'None (1234567,5)', value: 'none' },
+					{ name: 'Non-Breaking Space', value: 'nbsp' },
+					{ name: 'Space (1 234 567,5)', value: 'space' },
+				],
+				default: 'none',
+				description: 'How digit groups of numbers written as text are separated',
+			},
+			{
+				displayName: 'Timeout',
+				name: 'timeout',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: DEFAULT_TIMEOUT_SECONDS,
+				description:
+					'Seconds to wait for the answer to one request. A batch that timed out may have been processed, so it is not sent again unless "Retry When Outcome Unknown" is on.',
+			},
+			{
+				displayName: 'Timezone',
+				name: 'timezone',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Europe/Prague',
+				description:
+					"IANA timezone in which date-times get their calendar date. Empty: the workflow's timezone.",
+			},
+		],
+	},
+];
 
 const displayOptions = { show: { resource: ['record'], operation: ['import'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+// ---- settings -----------------------------------------------------------------------------------
+
+type DataMode = 'autoMapInputData' | 'defineBelow' | 'json';
+
+interface ImportSettings {
+	dataMode: DataMode;
+	batchSize: number;
+	concurrency: number;
+	retryAttempts: number;
+	retryUnknownOutcome: boolean;
+	timeoutMs: number;
+	includeResponse: boolean;
+	values: ValuePreparationOptions;
+}
+
+function settingError(this: IExecuteFunctions, message: string, description: string): NodeOperationError {
+	return new NodeOperationError(this.getNode(), message, { description });
+}
+
+function wholeNumber(
+	this: IExecuteFunctions,
+	value: unknown,
+	name: string,
+	min: number,
+	max: number,
+): number {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
+		throw settingError.call(
+			this,
+			`"${name}" must be a whole number from ${min}${max === Infinity ? ' up' : ` to ${max}`} (got ${JSON.stringify(value) ?? 'nothing'})`,
+			`Set "${name}" in the options to a whole number${max === Infinity ? ` of at least ${min}` : ` between ${min} and ${max}`}.`,
+		);
+	}
+	return number;
+}
+
+function readSettings(this: IExecuteFunctions): ImportSettings {
+	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+	const timezone = String(options.timezone ?? '').trim() || this.getTimezone();
+	if (!isValidTimezone(timezone)) {
+		throw settingError.call(
+			this,
+			`"${timezone}" is not a known timezone`,
+			'Enter an IANA timezone such as Europe/Prague in "Timezone", or leave it empty to use the workflow\'s timezone.',
+		);
+	}
+	const dateFields = parseFieldList(options.dateFields as string | undefined);
+	const numberFields = parseFieldList(options.numberFields as string | undefined);
+	const inBoth = [...dateFields].filter((field) => numberFields.has(field));
+	if (inBoth.length > 0) {
+		throw settingError.call(
+			this,
+			`The field "${inBoth[0]}" is listed both in "Date Fields" and in "Number Fields"`,
+			'Keep each field in one of the two lists.',
+		);
+	}
+	const timeoutSeconds = options.timeout ?? DEFAULT_TIMEOUT_SECONDS;
+	if (typeof timeoutSeconds !== 'number' || !(timeoutSeconds > 0)) {
+		throw settingError.call(
+			this,
+			`"Timeout" must be a number of seconds above 0 (got ${JSON.stringify(timeoutSeconds)})`,
+			'Set "Timeout" in the options to the seconds to wait for one request, e.g. 60.',
+		);
+	}
+	return {
+		dataMode: this.getNodeParameter('dataMode', 0) as DataMode,
+		batchSize: wholeNumber.call(this, options.batchSize ?? DEFAULT_BATCH_SIZE, 'Records per Request', 1, Infinity),
+		concurrency: wholeNumber.call(this, options.concurrency ?? 1, 'Parallel Requests', 1, MAX_CONCURRENCY),
+		retryAttempts: wholeNumber.call(
+			this,
+			options.retryAttempts ?? DEFAULT_RETRY_ATTEMPTS,
+			'Retry Attempts',
+			0,
+			MAX_RETRY_ATTEMPTS,
+		),
+		retryUnknownOutcome: options.retryUnknownOutcome === true,
+		timeoutMs: Math.round(timeoutSeconds * 1000),
+		includeResponse: options.includeResponse === true,
+		values: {
+			...DEFAULT_VALUE_PREPARATION,
+			timezone,
+			dateFields,
+			numberFields,
+			dateFormat: (options.dateFormat as DateFormat | undefined) ?? DEFAULT_VALUE_PREPARATION.dateFormat,
+			convertIsoDateStrings: options.convertIsoDateStrings === true,
+			numberFormat: (options.numberFormat as NumberFormat | undefined) ?? DEFAULT_VALUE_PREPARATION.numberFormat,
+			thousandsSeparator:
+				(options.thousandsSeparator as ThousandsSeparator | undefined) ?? DEFAULT_VALUE_PREPARATION.thousandsSeparator,
+			decimalPlaces:
+				options.decimalPlaces === undefined
+					? undefined
+					: wholeNumber.call(this, options.decimalPlaces, 'Decimal Places', 0, 10),
+			emptyValues: (options.emptyValues as EmptyValueHandling | undefined) ?? DEFAULT_VALUE_PREPARATION.emptyValues,
+			booleanFormat: (options.booleanFormat as BooleanFormat | undefined) ?? DEFAULT_VALUE_PREPARATION.booleanFormat,
+			objectValues: (options.objectValues as ObjectValueHandling | undefined) ?? DEFAULT_VALUE_PREPARATION.objectValues,
+			normalizeFieldNames: options.normalizeFieldNames !== false,
+			normalizeTextValues: options.normalizeTextValues !== false,
+		},
+	};
+}
+
+// ---- reading the records of the input items ---------------------------------------------------
+
+/** A record ready to send and the input item it came from. */
+interface PendingRecord {
+	itemIndex: number;
+	recordTypeId: string;
+	record: PreparedRecord;
+}
+
+/** One output item to be: a record's outcome, or the error of an item that could not be read. */
+type OutputSlot = { position: number } | { itemIndex: number; error: NodeOperationError };
+
+const IMPORT_PATH = '/api/3p/import/';
+
+function readRecordTypeId(this: IExecuteFunctions, itemIndex: number): string {
+	const raw = this.getNodeParameter('recordTypeId', itemIndex);
+	let id = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
+	const pathAt = id.indexOf(IMPORT_PATH);
+	if (pathAt >= 0) {
+		const segment = id.slice(pathAt + IMPORT_PATH.length).split(/[/?#]/)[0];
+		try {
+			id = decodeURIComponent(segment);
+		} catch {
+			id = segment;
+		}
+	}
+	if (id === '') {
+		throw new NodeOperationError(
+			this.getNode(),
+			raw === '' || raw === undefined || raw === null
+				? `"Record Type ID" is empty [item ${itemIndex}]`
+				: `"Record Type ID" is not an identifier (got ${typeof raw === 'object' ? 'an object' : JSON.stringify(raw)}) [item ${itemIndex}]`,
+			{
+				itemIndex,
+				description:
+					"Enter the identifier of the record type, e.g. faktury-prijate. It is shown in the record type's settings, in its generated API documentation.",
+			},
+		);
+	}
+	return id;
+}
+
+function itemError(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	error: RecordValueError,
+	where = '',
+): NodeOperationError {
+	return new NodeOperationError(this.getNode(), `${error.message} [item ${itemIndex}${where}]`, {
+		itemIndex,
+		description: error.hint,
+	});
+}
+
+/** The raw records one input item holds, before value preparation. */
+function rawRecordsOf(
+	this: IExecuteFunctions,
+	item: INodeExecutionData,
+	itemIndex: number,
+	dataMode: DataMode,
+): unknown[] {
+	if (dataMode === 'autoMapInputData') {
+		const fieldsToSend = this.getNodeParameter('fieldsToSend', itemIndex, 'all') as string;
+		if (fieldsToSend === 'selected') {
+			const include = parseFieldList(this.getNodeParameter('fieldsToInclude', itemIndex, '') as string);
+			if (include.size === 0) {
+				throw new NodeOperationError(this.getNode(), `"Fields to Include" names no field [item ${itemIndex}]`, {
+					itemIndex,
+					description: 'List the input fields to send, separated by commas, or choose "All Fields".',
+				});
+			}
+			return [selectFields(item.json, { include })];
+		}
+		if (fieldsToSend === 'allExcept') {
+			const exclude = parseFieldList(this.getNodeParameter('fieldsToExclude', itemIndex, '') as string);
+			return [selectFields(item.json, { exclude })];
+		}
+		return [item.json];
+	}
+	if (dataMode === 'defineBelow') {
+		return [this.getNodeParameter('fields.field', itemIndex, []) as Array<{ name?: unknown; value?: unknown }>];
+	}
+	const value = this.getNodeParameter('jsonRecords', itemIndex) as unknown;
+	let parsed: unknown = value;
+	if (typeof value === 'string') {
+		if (value.trim() === '') {
+			throw new NodeOperationError(this.getNode(), `"Records (JSON)" is empty [item ${itemIndex}]`, {
+				itemIndex,
+				description: 'Enter a list of records, e.g. [{"Název": "Úkol 1"}], or switch "Input Data" to another mode.',
+			});
+		}
+		try {
+			parsed = JSON.parse(value) as unknown;
+		} catch (error) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`"Records (JSON)" is not valid JSON [item ${itemIndex}]: ${(error as Error).message}`,
+				{
+					itemIndex,
+					description:
+						'Check the JSON for missing quotes, commas or brackets. Field names and text need double quotes, e.g. [{"Název": "Úkol 1"}].',
+				},
+			);
+		}
+	}
+	if (Array.isArray(parsed)) return parsed;
+	if (isRecordObject(parsed)) {
+		const keys = Object.keys(parsed);
+		if (keys.length === 1 && keys[0] === 'data' && Array.isArray(parsed.data)) return parsed.data;
+		return [parsed];
+	}
+	throw new NodeOperationError(
+		this.getNode(),
+		`"Records (JSON)" must be a list of records or one record, but it is ${parsed === null ? 'null' : typeof parsed} [item ${itemIndex}]`,
+		{ itemIndex, description: 'Give a list of objects, e.g. [{"Název": "Úkol 1"}, {"Název": "Úkol 2"}].' },
+	);
+}
+
+function prepareItemRecords(
+	this: IExecuteFunctions,
+	rawRecords: unknown[],
+	itemIndex: number,
+	settings: ImportSettings,
+): PreparedRecord[] {
+	if (settings.dataMode === 'defineBelow') {
+		const pairs = rawRecords[0] as Array<{ name?: unknown; value?: unknown }>;
+		if (pairs.length === 0) {
+			throw new NodeOperationError(this.getNode(), `No fields are defined [item ${itemIndex}]`, {
+				itemIndex,
+				description: 'Add at least one field under "Fields", with its name as the record type has it.',
+			});
+		}
+		try {
+			return [
+				prepareFields(
+					pairs.map((pair) => [typeof pair.name === 'string' ? pair.name : String(pair.name ?? ''), pair.value] as const),
+					settings.values,
+				),
+			];
+		} catch (error) {
+			if (error instanceof RecordValueError) throw itemError.call(this, itemIndex, error);
+			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		}
+	}
+	return rawRecords.map((raw, recordIndex) => {
+		try {
+			return prepareRecord(raw, settings.values);
+		} catch (error) {
+			if (error instanceof RecordValueError) {
+				const where = settings.dataMode === 'json' && rawRecords.length > 1 ? `, record ${recordIndex} of its JSON` : '';
+				throw itemError.call(this, itemIndex, error, where);
+			}
+			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		}
+	});
+}
+
+// ---- sending ------------------------------------------------------------------------------------
+
+/** "3", "3–7", "3–7, 9, 12–20" (capped). */
+function describeIndexes(indexes: number[]): string {
+	const sorted = [...new Set(indexes)].sort((a, b) => a - b);
+	const ranges: string[] = [];
+	for (let i = 0; i < sorted.length; ) {
+		let j = i;
+		while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+		ranges.push(i === j ? String(sorted[i]) : `${sorted[i]}–${sorted[j]}`);
+		i = j + 1;
+	}
+	return ranges.length > 6 ? `${ranges.slice(0, 6).join(', ')}, …` : ranges.join(', ');
+}
+
+function describeItems(indexes: number[]): string {
+	const unique = new Set(indexes);
+	return `${unique.size === 1 ? 'item' : 'items'} ${describeIndexes(indexes)}`;
+}
+
+function count(n: number, singular: string, plural = `${singular}s`): string {
+	return `${n} ${n === 1 ? singular : plural}`;
+}
+
+interface BatchFailure {
+	batch: ImportBatch;
+	message: string;
+	description: string;
+	httpCode?: string;
+	itemIndex: number;
+	/** The original error, to keep its kind (API or operational) when rethrown. */
+	cause: Error;
+}
+
+/** Failures after which sending more batches cannot succeed: which batches they rule out. */
+function rulesOut(failure: BatchFailure, batch: ImportBatch): boolean {
+	if (failure.cause instanceof NodeApiError) {
+		if (failure.httpCode === '401') return true;
+		if (failure.httpCode === '404') return batch.recordTypeId === failure.batch.recordTypeId;
+		return false;
+	}
+	// Not an answer of the service: the credential or its Base URL is unusable.
+	return failure.cause instanceof NodeOperationError;
+}
+
+function describeFailure(
+	this: IExecuteFunctions,
+	error: unknown,
+	batch: ImportBatch,
+	batchCount: number,
+	records: PendingRecord[],
+): BatchFailure {
+	const cause = error instanceof Error ? error : new Error(String(error));
+	const itemIndexes = batch.positions.map((position) => records[position].itemIndex);
+	const serviceMessage = (error as { description?: unknown }).description;
+	let description = typeof serviceMessage === 'string' ? serviceMessage : '';
+	const httpCode = error instanceof NodeApiError && error.httpCode ? error.httpCode : undefined;
+	let itemIndex = itemIndexes[0];
+
+	if (httpCode !== undefined && /^4\d\d$/.test(httpCode) && !['401', '404', '429'].includes(httpCode)) {
+		const named = findNamedRecord(description);
+		if (named) {
+			const position = resolveNamedRecord(
+				named,
+				batch.positions.map((p) => records[p].record),
+			);
+			if (position !== undefined) {
+				itemIndex = itemIndexes[position];
+				description += ` The service points at record ${named.index} of this batch: input item ${itemIndex}${named.field ? `, field "${named.field}"` : ''}. Correct it and run the import again; the service did not import this batch.`;
+			}
+		}
+	}
+	const message = `Batch ${batch.number} of ${batchCount} (${describeItems(itemIndexes)}) for record type "${batch.recordTypeId}" failed: ${cause.message}`;
+	return { batch, message, description: description.trim(), httpCode, itemIndex, cause };
+}
+
+function toNodeError(this: IExecuteFunctions, failure: BatchFailure, message: string, description: string) {
+	if (failure.cause instanceof NodeApiError) {
+		const response: JsonObject = { message };
+		if (failure.httpCode !== undefined) response.httpCode = failure.httpCode;
+		return new NodeApiError(this.getNode(), response, {
+			message,
+			description,
+			httpCode: failure.httpCode,
+			itemIndex: failure.itemIndex,
+		});
+	}
+	return new NodeOperationError(this.getNode(), message, { description, itemIndex: failure.itemIndex });
+}
+
+// ---- the operation ------------------------------------------------------------------------------
+
 export async function execute(
 	this: IExecuteFunctions,
-	_items: INodeExecutionData[],
+	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Not implemented yet');
+	if (items.length === 0) return [];
+	const settings = readSettings.call(this);
+	const continueOnFail = this.continueOnFail();
+	const once = settings.dataMode === 'json' && this.getNodeParameter('jsonEvaluation', 0, 'eachItem') === 'once';
+
+	// Every item is read and checked before the first request, so bad input stops the run (or, with
+	// "continue on fail", only its own item) before anything is imported.
+	const records: PendingRecord[] = [];
+	const slots: OutputSlot[] = [];
+	const sourceItems = once ? [0] : items.map((_item, index) => index);
+	for (const itemIndex of sourceItems) {
+		try {
+			const recordTypeId = readRecordTypeId.call(this, itemIndex);
+			const raw = rawRecordsOf.call(this, items[itemIndex], itemIndex, settings.dataMode);
+			for (const record of prepareItemRecords.call(this, raw, itemIndex, settings)) {
+				slots.push({ position: records.length });
+				records.push({ itemIndex, recordTypeId, record });
+			}
+		} catch (error) {
+			const nodeError =
+				error instanceof NodeOperationError
+					? error
+					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			if (!continueOnFail) throw nodeError;
+			slots.push({ itemIndex, error: nodeError });
+		}
+	}
+
+	const batches = planBatches(
+		records.map((record) => record.recordTypeId),
+		settings.batchSize,
+	);
+	const outputs: Array<IDataObject | undefined> = new Array(records.length).fill(undefined);
+	const failedAt: Array<{ failure: BatchFailure; batch: number; sent: boolean } | undefined> = new Array(
+		records.length,
+	).fill(undefined);
+	const failures: BatchFailure[] = [];
+	const succeeded: ImportBatch[] = [];
+	const started = new Set<number>();
+
+	await runInOrder(
+		batches.length,
+		settings.concurrency,
+		async (batchIndex) => {
+			const batch = batches[batchIndex];
+			started.add(batch.number);
+			const ruledOutBy = failures.find((failure) => rulesOut(failure, batch));
+			if (ruledOutBy) {
+				for (const position of batch.positions) failedAt[position] = { failure: ruledOutBy, batch: batch.number, sent: false };
+				return;
+			}
+			const batchRecords = batch.positions.map((position) => records[position].record);
+			try {
+				const response = await recordsApiRequest.call(this, {
+					method: 'POST',
+					path: `${IMPORT_PATH}${encodeURIComponent(batch.recordTypeId)}`,
+					body: { data: batchRecords },
+					purpose: 'import',
+					subject: `record type "${batch.recordTypeId}"`,
+					timeoutMs: settings.timeoutMs,
+					retry: {
+						maxAttempts: settings.retryAttempts + 1,
+						retryUnknownOutcome: settings.retryUnknownOutcome,
+					},
+					itemIndex: records[batch.positions[0]].itemIndex,
+				});
+				const outcomes = readRecordOutcomes(response.body, batchRecords.length);
+				batch.positions.forEach((position, indexInBatch) => {
+					const outcome = outcomes?.[indexInBatch];
+					const json: IDataObject = { status: outcome?.status ?? 'imported' };
+					if (outcome?.id !== undefined) json.id = outcome.id;
+					if (outcome?.message !== undefined) json.message = outcome.message;
+					json.recordTypeId = batch.recordTypeId;
+					json.batch = batch.number;
+					json.record = batchRecords[indexInBatch];
+					if (settings.includeResponse) json.response = response.body as IDataObject;
+					outputs[position] = json;
+				});
+				succeeded.push(batch);
+			} catch (error) {
+				const failure = describeFailure.call(this, error, batch, batches.length, records);
+				failures.push(failure);
+				for (const position of batch.positions) failedAt[position] = { failure, batch: batch.number, sent: true };
+			}
+		},
+		() => continueOnFail || failures.length === 0,
+	);
+
+	if (failures.length > 0 && !continueOnFail) {
+		failures.sort((a, b) => a.batch.number - b.batch.number);
+		const [first, ...others] = failures;
+		const importedRecords = succeeded.reduce((sum, batch) => sum + batch.positions.length, 0);
+		const notSent = batches.filter((batch) => !started.has(batch.number));
+		const progress: string[] = [];
+		progress.push(
+			importedRecords === 0
+				? 'No records were imported.'
+				: `${count(importedRecords, 'record')} of ${count(succeeded.length, 'batch', 'batches')} (${describeIndexes(succeeded.map((batch) => batch.number))}) were already imported.`,
+		);
+		if (others.length > 0) {
+			progress.push(`Batches ${describeIndexes(others.map((f) => f.batch.number))} failed too.`);
+		}
+		if (notSent.length > 0) {
+			const notSentRecords = notSent.reduce((sum, batch) => sum + batch.positions.length, 0);
+			progress.push(
+				`${count(notSentRecords, 'record')} of the following batches (${describeIndexes(notSent.map((batch) => batch.number))}) were not sent.`,
+			);
+		}
+		throw toNodeError.call(this, first, first.message, `${first.description} ${progress.join(' ')}`.trim());
+	}
+
+	return slots.map((slot): INodeExecutionData => {
+		if ('error' in slot) {
+			const json: IDataObject = { error: slot.error.message };
+			if (slot.error.description) json.description = slot.error.description;
+			return { json, pairedItem: { item: slot.itemIndex } };
+		}
+		const { itemIndex, recordTypeId, record } = records[slot.position];
+		const output = outputs[slot.position];
+		if (output) return { json: output, pairedItem: { item: itemIndex } };
+		const failed = failedAt[slot.position];
+		const json: IDataObject = {
+			error: failed
+				? failed.sent
+					? failed.failure.message
+					: `Not sent, because batch ${failed.failure.batch.number} failed: ${failed.failure.cause.message}`
+				: 'Not sent',
+		};
+		if (failed?.failure.description) json.description = failed.failure.description;
+		if (failed?.failure.httpCode) json.httpCode = failed.failure.httpCode;
+		json.recordTypeId = recordTypeId;
+		if (failed) json.batch = failed.batch;
+		json.record = record;
+		return { json, pairedItem: { item: itemIndex } };
+	});
 }

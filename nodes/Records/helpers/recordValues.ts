@@ -1,0 +1,512 @@
+/**
+ * Turns one record as n8n holds it (any JSON, Luxon DateTimes, JS Dates) into the record the import
+ * sends: string values in the service's local format. Pure functions: no n8n context, no I/O.
+ *
+ * The rule that keeps user data intact: a string value is sent exactly as given (apart from Unicode
+ * NFC) unless its field is named as a date or number field. Only values whose type says what they
+ * are (numbers, booleans, dates) are formatted without being asked.
+ */
+import { DateTime, IANAZone } from 'luxon';
+
+export type DateFormat = 'd.M.yyyy' | 'dd.MM.yyyy' | 'd.M.yyyy H:mm';
+export type NumberFormat = 'decimalComma' | 'decimalPoint' | 'number';
+export type ThousandsSeparator = 'none' | 'space' | 'nbsp';
+export type EmptyValueHandling = 'emptyString' | 'omit';
+export type BooleanFormat = 'trueFalse' | 'anoNe' | 'AnoNe' | 'oneZero';
+export type ObjectValueHandling = 'error' | 'json';
+
+export interface ValuePreparationOptions {
+	/** IANA zone in which instants (DateTime, Date, ISO strings with an offset) are given a calendar date. */
+	timezone: string;
+	dateFormat: DateFormat;
+	/** Normalized names of fields whose values are dates, whatever their type. */
+	dateFields: ReadonlySet<string>;
+	/** Whether ISO 8601 date strings in fields not named as date fields are converted too. */
+	convertIsoDateStrings: boolean;
+	/** Normalized names of fields whose values are numbers, whatever their type. */
+	numberFields: ReadonlySet<string>;
+	numberFormat: NumberFormat;
+	thousandsSeparator: ThousandsSeparator;
+	/** Round numbers to this many decimal places and pad with zeros; undefined keeps them as they are. */
+	decimalPlaces?: number;
+	emptyValues: EmptyValueHandling;
+	booleanFormat: BooleanFormat;
+	objectValues: ObjectValueHandling;
+	/** NFC and trimming of field names, so that names typed on different systems match. */
+	normalizeFieldNames: boolean;
+	/** NFC of string values (canonically equivalent text, e.g. a key value typed on a Mac). */
+	normalizeTextValues: boolean;
+}
+
+export const DEFAULT_VALUE_PREPARATION: ValuePreparationOptions = {
+	timezone: 'UTC',
+	dateFormat: 'd.M.yyyy',
+	dateFields: new Set(),
+	convertIsoDateStrings: false,
+	numberFields: new Set(),
+	numberFormat: 'decimalComma',
+	thousandsSeparator: 'none',
+	decimalPlaces: undefined,
+	emptyValues: 'emptyString',
+	booleanFormat: 'trueFalse',
+	objectValues: 'error',
+	normalizeFieldNames: true,
+	normalizeTextValues: true,
+};
+
+export type PreparedValue = string | number;
+export type PreparedRecord = Record<string, PreparedValue>;
+
+/** A record or value that cannot be sent as it is. The caller adds which item it came from. */
+export class RecordValueError extends Error {
+	constructor(
+		message: string,
+		/** How to fix it, addressed to the user. */
+		readonly hint: string,
+		/** The field, as named in the input, when the problem is about one field. */
+		readonly field?: string,
+	) {
+		super(message);
+		this.name = 'RecordValueError';
+	}
+}
+
+export function normalizeFieldName(name: string): string {
+	return name.normalize('NFC').trim();
+}
+
+/** Parses a comma-separated list of field names into their normalized forms. */
+export function parseFieldList(text: string | undefined): Set<string> {
+	const names = new Set<string>();
+	for (const part of (text ?? '').split(',')) {
+		const name = normalizeFieldName(part);
+		if (name !== '') names.add(name);
+	}
+	return names;
+}
+
+export function isValidTimezone(zone: string): boolean {
+	return IANAZone.isValidZone(zone);
+}
+
+/** Names a value's type the way a user would, for messages. */
+export function describeType(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'a list';
+	if (isLuxonDateTime(value)) return 'a date-time';
+	if (isJsDate(value)) return 'a date';
+	if (typeof value === 'object') return 'an object';
+	if (typeof value === 'string') return 'text';
+	if (typeof value === 'number') return 'a number';
+	if (typeof value === 'boolean') return 'a boolean';
+	return `a ${typeof value}`;
+}
+
+/**
+ * Luxon DateTimes are recognised by their brand, not `instanceof`: the DateTime class of n8n's
+ * expression engine may be another copy of Luxon than this package's.
+ */
+interface LuxonLike {
+	isLuxonDateTime: true;
+	isValid: boolean;
+	toMillis(): number;
+}
+
+function isLuxonDateTime(value: unknown): value is LuxonLike {
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		(value as { isLuxonDateTime?: unknown }).isLuxonDateTime === true &&
+		typeof (value as { toMillis?: unknown }).toMillis === 'function'
+	);
+}
+
+/** Also true for Dates made in another JavaScript realm (e.g. n8n's Code node sandbox). */
+function isJsDate(value: unknown): value is Date {
+	return Object.prototype.toString.call(value) === '[object Date]';
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_DATE_TIME =
+	/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
+const LOCAL_DATE = /^(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
+
+/** Whether a string is an ISO 8601 date or date-time (the shapes JSON APIs and n8n produce). */
+export function looksLikeIsoDate(text: string): boolean {
+	return ISO_DATE.test(text) || ISO_DATE_TIME.test(text);
+}
+
+/** Formats an instant (in ms since the epoch) as a calendar date in `timezone`. */
+function formatInstant(millis: number, options: ValuePreparationOptions): string {
+	return DateTime.fromMillis(millis, { zone: options.timezone }).toFormat(options.dateFormat);
+}
+
+/**
+ * Converts a date value to the date format. A date-only ISO string ("2026-01-31") is a calendar
+ * date and keeps its day in every timezone; anything carrying a time of day is an instant, shown
+ * as the date (and time) it is in `options.timezone`. A date-time without an offset is read as
+ * wall time in that zone.
+ */
+export function formatDateValue(value: unknown, options: ValuePreparationOptions): string {
+	if (isLuxonDateTime(value)) {
+		if (!value.isValid) throw new RecordValueError('is an invalid date-time', 'Check the expression that produces it.');
+		return formatInstant(value.toMillis(), options);
+	}
+	if (isJsDate(value)) {
+		const millis = value.getTime();
+		if (Number.isNaN(millis)) throw new RecordValueError('is an invalid date', 'Check the expression that produces it.');
+		return formatInstant(millis, options);
+	}
+	if (typeof value !== 'string') {
+		throw new RecordValueError(
+			`must be a date, but is ${describeType(value)}${typeof value === 'number' ? ` (${value})` : ''}`,
+			'Send a date as an ISO 8601 string (2026-01-31), as day.month.year text (31.1.2026), or as a DateTime, or remove the field from "Date Fields".',
+		);
+	}
+	const text = value.trim();
+	if (ISO_DATE.test(text)) {
+		const date = DateTime.fromISO(text, { zone: options.timezone });
+		if (!date.isValid) throw invalidDateText(value);
+		return date.toFormat(options.dateFormat);
+	}
+	if (ISO_DATE_TIME.test(text)) {
+		const date = DateTime.fromISO(text.replace(' ', 'T').replace(',', '.'), { zone: options.timezone });
+		if (!date.isValid) throw invalidDateText(value);
+		return date.setZone(options.timezone).toFormat(options.dateFormat);
+	}
+	const local = LOCAL_DATE.exec(text);
+	if (local) {
+		const [, day, month, year, hour, minute, second] = local;
+		const date = DateTime.fromObject(
+			{
+				year: Number(year),
+				month: Number(month),
+				day: Number(day),
+				hour: hour === undefined ? 0 : Number(hour),
+				minute: minute === undefined ? 0 : Number(minute),
+				second: second === undefined ? 0 : Number(second),
+			},
+			{ zone: options.timezone },
+		);
+		if (!date.isValid || date.day !== Number(day) || date.month !== Number(month)) throw invalidDateText(value);
+		return date.toFormat(options.dateFormat);
+	}
+	throw new RecordValueError(
+		`must be a date, but "${truncate(value)}" is not one`,
+		'Send an ISO 8601 date (2026-01-31 or 2026-01-31T10:00:00+01:00) or day.month.year (31.1.2026), or remove the field from "Date Fields".',
+	);
+}
+
+function invalidDateText(value: string): RecordValueError {
+	return new RecordValueError(
+		`"${truncate(value)}" is not a valid calendar date`,
+		'Correct the date in the input (day, month and year must exist).',
+	);
+}
+
+// ---- numbers -------------------------------------------------------------------------------------
+
+interface DecimalParts {
+	negative: boolean;
+	integer: string;
+	fraction: string;
+}
+
+/**
+ * The decimal digits of a finite number as JavaScript's shortest round-trip representation gives
+ * them (so 0.1 stays 0.1), without exponent notation.
+ */
+function decimalParts(value: number): DecimalParts {
+	const negative = value < 0;
+	const text = String(Math.abs(value));
+	const match = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(text);
+	if (!match) throw new RecordValueError(`cannot be written as a decimal number (${text})`, 'Send the number as text.');
+	const [, whole, fractionDigits = '', exponentText] = match;
+	const exponent = exponentText === undefined ? 0 : Number(exponentText);
+	const digits = whole + fractionDigits;
+	let point = whole.length + exponent;
+	let padded = digits;
+	if (point <= 0) {
+		padded = '0'.repeat(1 - point) + digits;
+		point = 1;
+	} else if (point > digits.length) {
+		padded = digits + '0'.repeat(point - digits.length);
+	}
+	const integer = padded.slice(0, point).replace(/^0+(?=\d)/, '');
+	const fraction = padded.slice(point).replace(/0+$/, '');
+	return { negative, integer, fraction };
+}
+
+/** Rounds half away from zero on the decimal digits, so 1.005 becomes 1.01 as a person expects. */
+function roundParts(parts: DecimalParts, places: number): DecimalParts {
+	if (parts.fraction.length <= places) {
+		return { ...parts, fraction: parts.fraction.padEnd(places, '0') };
+	}
+	const kept = parts.integer + parts.fraction.slice(0, places);
+	const roundUp = parts.fraction.charCodeAt(places) >= '5'.charCodeAt(0);
+	let digits = kept;
+	if (roundUp) {
+		const chars = kept.split('');
+		let i = chars.length - 1;
+		while (i >= 0) {
+			if (chars[i] === '9') {
+				chars[i] = '0';
+				i--;
+			} else {
+				chars[i] = String(Number(chars[i]) + 1);
+				break;
+			}
+		}
+		digits = (i < 0 ? '1' : '') + chars.join('');
+	}
+	const integerLength = digits.length - places;
+	return {
+		negative: parts.negative,
+		integer: digits.slice(0, integerLength).replace(/^0+(?=\d)/, '') || '0',
+		fraction: digits.slice(integerLength),
+	};
+}
+
+const SEPARATORS: Record<ThousandsSeparator, string> = { none: '', space: ' ', nbsp: '\u00a0' };
+
+function joinParts(parts: DecimalParts, decimalSeparator: string, thousands: ThousandsSeparator): string {
+	const grouping = SEPARATORS[thousands];
+	const integer = grouping === '' ? parts.integer : parts.integer.replace(/\B(?=(\d{3})+(?!\d))/g, grouping);
+	const isZero = /^0*$/.test(parts.integer + parts.fraction);
+	const sign = parts.negative && !isZero ? '-' : '';
+	return `${sign}${integer}${parts.fraction === '' ? '' : decimalSeparator + parts.fraction}`;
+}
+
+/** Largest integer a JSON number carries exactly; beyond it, digits were already lost. */
+const MAX_EXACT = Number.MAX_SAFE_INTEGER;
+
+/** Formats a finite number in the chosen local format. */
+export function formatNumber(value: number, options: ValuePreparationOptions): PreparedValue {
+	if (!Number.isFinite(value)) {
+		throw new RecordValueError(`is ${String(value)}, which is not a number the service can store`, 'Replace it with a real number or leave the field empty.');
+	}
+	if (Math.abs(value) > MAX_EXACT) {
+		throw new RecordValueError(
+			`is the number ${String(value)}, which is too large to be exact (digits may already have been lost)`,
+			'Send long numbers such as account or document numbers as text, e.g. "12345678901234567890".',
+		);
+	}
+	let parts = decimalParts(value);
+	if (options.decimalPlaces !== undefined) parts = roundParts(parts, options.decimalPlaces);
+	if (options.numberFormat === 'number') return Number(joinParts(parts, '.', 'none'));
+	return joinParts(parts, options.numberFormat === 'decimalComma' ? ',' : '.', options.thousandsSeparator);
+}
+
+function formatBigInt(value: bigint, options: ValuePreparationOptions): PreparedValue {
+	const negative = value < BigInt(0);
+	const integer = (negative ? -value : value).toString();
+	let parts: DecimalParts = { negative, integer, fraction: '' };
+	if (options.decimalPlaces !== undefined) parts = roundParts(parts, options.decimalPlaces);
+	if (options.numberFormat === 'number') {
+		if (integer.length > 15) {
+			throw new RecordValueError(
+				`is the integer ${value.toString()}, which a JSON number cannot carry exactly`,
+				'Choose a text "Number Format" (decimal comma or point).',
+			);
+		}
+		return Number(joinParts(parts, '.', 'none'));
+	}
+	return joinParts(parts, options.numberFormat === 'decimalComma' ? ',' : '.', options.thousandsSeparator);
+}
+
+const PLAIN_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
+const LOCAL_NUMBER = /^[+-]?\d{1,3}(?:[ \u00a0\u202f]\d{3})*(?:,\d+)?$|^[+-]?\d+(?:,\d+)?$/;
+
+/** Reads the text of a named number field: plain `1234.5`, or local `1 234,5` / `1234,5`. */
+export function parseNumberText(text: string): number {
+	const trimmed = text.trim();
+	if (PLAIN_NUMBER.test(trimmed)) return Number(trimmed);
+	if (LOCAL_NUMBER.test(trimmed)) {
+		if (/^[+-]?\d{1,3},\d{3}$/.test(trimmed)) {
+			throw new RecordValueError(
+				`"${trimmed}" is ambiguous: the comma could be a decimal or a thousands separator`,
+				'Write the number with a decimal point and no thousands separator (1234.5 or 1.234), or remove the field from "Number Fields".',
+			);
+		}
+		return Number(trimmed.replace(/[ \u00a0\u202f]/g, '').replace(',', '.'));
+	}
+	throw new RecordValueError(
+		`must be a number, but "${truncate(text)}" is not one`,
+		'Send a number, or text such as 1234.5 or 1 234,5, or remove the field from "Number Fields".',
+	);
+}
+
+// ---- values and records ------------------------------------------------------------------------
+
+const BOOLEAN_TEXT: Record<BooleanFormat, [string, string]> = {
+	trueFalse: ['true', 'false'],
+	anoNe: ['ano', 'ne'],
+	AnoNe: ['Ano', 'Ne'],
+	oneZero: ['1', '0'],
+};
+
+function truncate(text: string, max = 60): string {
+	return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
+/**
+ * Prepares one value of the field `field` (normalized name). Returns undefined when the value is to
+ * be left out of the record.
+ */
+export function prepareValue(
+	field: string,
+	value: unknown,
+	options: ValuePreparationOptions,
+): PreparedValue | undefined {
+	if (value === null || value === undefined) {
+		return options.emptyValues === 'omit' ? undefined : '';
+	}
+	const isDateField = options.dateFields.has(field);
+	const isNumberField = options.numberFields.has(field);
+
+	if (isDateField) {
+		if (typeof value === 'string' && value.trim() === '') return '';
+		return formatDateValue(value, options);
+	}
+	if (isNumberField) {
+		if (typeof value === 'number') return formatNumber(value, options);
+		if (typeof value === 'bigint') return formatBigInt(value, options);
+		if (typeof value === 'string') {
+			if (value.trim() === '') return '';
+			return formatNumber(parseNumberText(value), options);
+		}
+		throw new RecordValueError(
+			`must be a number, but is ${describeType(value)}`,
+			'Send a number or numeric text, or remove the field from "Number Fields".',
+		);
+	}
+
+	if (typeof value === 'string') {
+		if (options.convertIsoDateStrings && looksLikeIsoDate(value.trim())) return formatDateValue(value, options);
+		return options.normalizeTextValues ? value.normalize('NFC') : value;
+	}
+	if (typeof value === 'number') return formatNumber(value, options);
+	if (typeof value === 'bigint') return formatBigInt(value, options);
+	if (typeof value === 'boolean') {
+		const [yes, no] = BOOLEAN_TEXT[options.booleanFormat];
+		return value ? yes : no;
+	}
+	if (isLuxonDateTime(value) || isJsDate(value)) return formatDateValue(value, options);
+	if (typeof value === 'object') {
+		if (options.objectValues === 'json') {
+			const json = JSON.stringify(value);
+			return options.normalizeTextValues ? json.normalize('NFC') : json;
+		}
+		throw new RecordValueError(
+			`is ${describeType(value)}, but a field holds one value`,
+			'Pick the value you need with an expression (e.g. {{ $json.partner.name }}), join a list into text, or set "Object Values" to "Send as JSON Text".',
+		);
+	}
+	throw new RecordValueError(
+		`is ${describeType(value)}, which cannot be sent`,
+		'Send text, a number, a boolean or a date.',
+	);
+}
+
+/** prepareValue, with its refusal returned instead of thrown; nothing else is expected to fail. */
+function attemptValue(
+	field: string,
+	value: unknown,
+	options: ValuePreparationOptions,
+): PreparedValue | undefined | RecordValueError {
+	try {
+		return prepareValue(field, value, options);
+	} catch (error) {
+		return error instanceof RecordValueError
+			? error
+			: new RecordValueError(
+					`could not be prepared: ${(error as Error).message}`,
+					'Check the value; if it looks right, report this as a bug of the node.',
+				);
+	}
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value) && !isLuxonDateTime(value) && !isJsDate(value);
+}
+
+/** Whether an import JSON value is one record (an object of fields), for callers that unwrap lists. */
+export function isRecordObject(value: unknown): value is Record<string, unknown> {
+	return isPlainRecord(value);
+}
+
+/**
+ * Prepares a whole record: normalizes its field names, refuses empty and colliding names, and
+ * prepares every value. Errors name the field as the input spelt it.
+ */
+export function prepareRecord(record: unknown, options: ValuePreparationOptions): PreparedRecord {
+	if (!isPlainRecord(record)) {
+		throw new RecordValueError(
+			`A record must be an object of field names and values, but this one is ${describeType(record)}`,
+			'Give each record as an object, e.g. {"Název": "Úkol 1"}.',
+		);
+	}
+	return prepareFields(Object.entries(record), options);
+}
+
+/**
+ * Prepares a record given as name/value pairs, which (unlike an object) can name a field twice;
+ * that is refused like two spellings of one name.
+ */
+export function prepareFields(
+	fields: ReadonlyArray<readonly [string, unknown]>,
+	options: ValuePreparationOptions,
+): PreparedRecord {
+	const prepared: PreparedRecord = {};
+	const sourceOf = new Map<string, string>();
+	for (const [rawName, value] of fields) {
+		const name = options.normalizeFieldNames ? normalizeFieldName(rawName) : rawName;
+		if (name.trim() === '') {
+			throw new RecordValueError(
+				`A field has an empty name${rawName === '' ? '' : ` ("${rawName}")`}`,
+				'Give every field the name it has in the record type, or remove it.',
+				rawName,
+			);
+		}
+		const earlier = sourceOf.get(name);
+		if (earlier !== undefined) {
+			throw new RecordValueError(
+				earlier === rawName
+					? `The field "${rawName}" is given twice`
+					: `The fields "${earlier}" and "${rawName}" are the same field "${name}" once Unicode form and surrounding spaces are normalized`,
+				earlier === rawName
+					? 'Keep only one of them.'
+					: 'Keep only one of them (they were probably typed on different systems).',
+				rawName,
+			);
+		}
+		sourceOf.set(name, rawName);
+		const preparedValue = attemptValue(name, value, options);
+		if (preparedValue instanceof RecordValueError) {
+			throw new RecordValueError(`Field "${rawName}" ${preparedValue.message}`, preparedValue.hint, rawName);
+		}
+		if (preparedValue !== undefined) prepared[name] = preparedValue;
+	}
+	if (Object.keys(prepared).length === 0) {
+		throw new RecordValueError(
+			fields.length === 0 ? 'The record has no fields' : 'The record has no fields left to send (all its values are empty and "Null Values" omits them)',
+			'Give the record at least one field of the record type.',
+		);
+	}
+	return prepared;
+}
+
+/** Keeps or drops fields of a record by their normalized names. */
+export function selectFields(
+	record: Record<string, unknown>,
+	selection: { include?: ReadonlySet<string>; exclude?: ReadonlySet<string> },
+): Record<string, unknown> {
+	const selected: Record<string, unknown> = {};
+	for (const [name, value] of Object.entries(record)) {
+		const normalized = normalizeFieldName(name);
+		if (selection.include && !selection.include.has(normalized)) continue;
+		if (selection.exclude?.has(normalized)) continue;
+		selected[name] = value;
+	}
+	return selected;
+}
