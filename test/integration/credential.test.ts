@@ -1,0 +1,152 @@
+/**
+ * The Records API credential's connection test, run the way n8n's credentials tester runs it,
+ * against the Records sandbox over real HTTP.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { testCredential } from '../harness/n8n';
+import { REPORTS, TOKENS, startSandbox, type Sandbox } from '../sandbox/server';
+
+const REFUSED =
+	'The service refused the token (401): it is invalid, expired, or lacks the analysis permission. Create or renew it under Settings → Import → API keys for import.';
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0, quiet: true, bankRows: 200 });
+});
+
+afterAll(async () => {
+	await sandbox.close();
+});
+
+beforeEach(() => sandbox.reset());
+
+function allRequests(): number {
+	return Object.values(sandbox.state.stats.requests).reduce((sum, entry) => sum + entry.total, 0);
+}
+
+describe('credential test', () => {
+	it('passes with an analysis token and a report made available through the API', async () => {
+		const result = await testCredential({
+			baseUrl: sandbox.baseUrl,
+			token: TOKENS.analysisAdmin,
+			allowHttp: true,
+			testReportId: REPORTS.costs,
+		});
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+		// One page of one row: the test reads, and reads little.
+		expect(sandbox.state.stats.requests.report?.total).toBe(1);
+		expect(sandbox.state.stats.importLog).toHaveLength(0);
+	});
+
+	it('passes with a base URL that ends in slashes', async () => {
+		const result = await testCredential({
+			baseUrl: `${sandbox.baseUrl}//`,
+			token: TOKENS.analysisAdmin,
+			allowHttp: true,
+			testReportId: REPORTS.costs,
+		});
+		expect(result.status).toBe('OK');
+	});
+
+	it('without a test report, tells that the token was accepted (the probe report is 404)', async () => {
+		const result = await testCredential({
+			baseUrl: sandbox.baseUrl,
+			token: TOKENS.analysisAdmin,
+			allowHttp: true,
+		});
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^The token was accepted \(a refused token gets 401\)/);
+		expect(result.message).toContain('does not exist or is not made available through the API');
+		expect(result.message).toContain('Report ID for Connection Test');
+		expect(sandbox.state.stats.requests.report?.byStatus['404']).toBe(1);
+	});
+
+	it('with a test report that is not made available through the API, tells the token was accepted', async () => {
+		const result = await testCredential({
+			baseUrl: sandbox.baseUrl,
+			token: TOKENS.analysisAdmin,
+			allowHttp: true,
+			testReportId: REPORTS.notShared,
+		});
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^The token was accepted/);
+	});
+
+	it.each([
+		['an invalid', 'rk_0000000000000000000000000000000000000000'],
+		['an expired', TOKENS.expired],
+		['a missing', ''],
+		['a permissionless', TOKENS.noPermission],
+		['an import-only', TOKENS.import],
+	])('refuses %s token with the 401 message', async (_kind, token) => {
+		const result = await testCredential({
+			baseUrl: sandbox.baseUrl,
+			token,
+			allowHttp: true,
+			testReportId: REPORTS.costs,
+		});
+		expect(result).toEqual({ status: 'Error', message: REFUSED });
+		expect(sandbox.state.stats.requests.report?.byStatus['401']).toBeGreaterThanOrEqual(1);
+	});
+
+	it('refuses an http:// base URL without "Allow Plain HTTP", and sends nothing', async () => {
+		const result = await testCredential({
+			baseUrl: sandbox.baseUrl,
+			token: TOKENS.analysisAdmin,
+			testReportId: REPORTS.costs,
+		});
+		expect(result.status).toBe('Error');
+		expect(result.message).toBe(
+			'The base URL uses plain http://, which would send the API token unencrypted. Use the https:// address of your installation, or turn on "Allow Plain HTTP (Local Testing Only)" in the credential for a local test server.',
+		);
+		expect(allRequests()).toBe(0);
+	});
+
+	it('refuses an upper-case HTTP:// base URL too', async () => {
+		const result = await testCredential({
+			baseUrl: sandbox.baseUrl.replace(/^http/, 'HTTP'),
+			token: TOKENS.analysisAdmin,
+			testReportId: REPORTS.costs,
+		});
+		expect(result.message).toMatch(/^The base URL uses plain http:\/\//);
+		expect(allRequests()).toBe(0);
+	});
+
+	it('reports a service that cannot be reached by its connection error', async () => {
+		const server = createServer();
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const { port } = server.address() as AddressInfo;
+		await new Promise((resolve) => server.close(resolve));
+
+		const result = await testCredential({
+			baseUrl: `http://127.0.0.1:${port}`,
+			token: TOKENS.analysisAdmin,
+			allowHttp: true,
+		});
+		expect(result).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
+	});
+
+	it('never puts the token into a message', async () => {
+		const token = TOKENS.full;
+		const outcomes = [
+			await testCredential({ baseUrl: sandbox.baseUrl, token, allowHttp: true }),
+			await testCredential({ baseUrl: sandbox.baseUrl, token }),
+			await testCredential({ baseUrl: sandbox.baseUrl, token: TOKENS.expired, allowHttp: true }),
+		];
+		await fetch(`${sandbox.baseUrl}/__sandbox/faults`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ route: 'report', status: 500 }),
+		});
+		outcomes.push(await testCredential({ baseUrl: sandbox.baseUrl, token, allowHttp: true }));
+
+		expect(outcomes.map((outcome) => outcome.status)).toEqual(['Error', 'Error', 'Error', 'Error']);
+		for (const outcome of outcomes) {
+			expect(outcome.message).not.toContain(token);
+			expect(outcome.message).not.toContain(TOKENS.expired);
+		}
+	});
+});
