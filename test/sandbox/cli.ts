@@ -1,5 +1,5 @@
 /**
- * `npm run sandbox -- --port 4010 [--host 127.0.0.1] [--bank-rows 100000]` (or env SANDBOX_PORT):
+ * `npm run sandbox -- --port 4010 [--host 127.0.0.1] [--bank-rows 100000] [--log]` (or env SANDBOX_PORT):
  * starts the Records sandbox and prints its base URL, demo tokens, record types and reports.
  */
 import { REPORTS, TOKEN_DEFINITIONS, USERS, startSandbox } from './server';
@@ -24,7 +24,7 @@ function integerOption(name: string, raw: string | undefined, fallback: number):
 
 async function main(): Promise<void> {
 	if (process.argv.includes('--help') || process.argv.includes('-h')) {
-		console.log('Usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--bank-rows 10000] [--quiet]');
+		console.log('Usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--bank-rows 10000] [--log] [--quiet]');
 		return;
 	}
 	const port = integerOption('port', option('port') ?? process.env.SANDBOX_PORT, 4010);
@@ -34,6 +34,7 @@ async function main(): Promise<void> {
 		host: option('host') ?? '127.0.0.1',
 		bankRows,
 		quiet: process.argv.includes('--quiet'),
+		log: process.argv.includes('--log'),
 	});
 
 	const users: Record<string, string> = Object.fromEntries(Object.values(USERS).map((user) => [user.id, user.name]));

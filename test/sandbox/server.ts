@@ -17,6 +17,8 @@ export interface SandboxOptions {
 	bankRows?: number;
 	/** No start-up or error output. */
 	quiet?: boolean;
+	/** Print one line per API request (method, path, status, duration; never headers). Off by default. */
+	log?: boolean;
 }
 
 export interface Sandbox {
@@ -776,6 +778,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	};
 
 	const handleApi = async (req: http.IncomingMessage, res: http.ServerResponse, method: string, path: string, query: URLSearchParams): Promise<void> => {
+		const started = performance.now();
 		const match = matchApi(req, method, path, query);
 		if (!match) {
 			// Drain so the keep-alive connection stays usable.
@@ -833,6 +836,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		}
 		state.stats.countRequest(match.route, status);
 		logImport(status);
+		if (options.log) {
+			const faults = effect ? ` faults ${effect.ruleIds.join('+')}: ${faultKinds(effect).join(', ')}` : '';
+			console.log(`${method} ${path}${query.size > 0 ? `?${query.toString()}` : ''} -> ${status} ${Math.round(performance.now() - started)} ms${faults}`);
+		}
 	};
 
 	const faultError = (effect: FaultEffect): HttpError => {
