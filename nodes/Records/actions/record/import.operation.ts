@@ -699,7 +699,9 @@ function describeFailure(
 	const itemIndexes = batch.positions.map((position) => records[position].itemIndex);
 	const serviceMessage = (error as { description?: unknown }).description;
 	let description = typeof serviceMessage === 'string' ? serviceMessage : '';
-	const httpCode = error instanceof NodeApiError && error.httpCode ? error.httpCode : undefined;
+	// n8n also files error codes such as ECONNRESET as `httpCode`; only a status is one here.
+	const httpCode =
+		error instanceof NodeApiError && /^\d{3}$/.test(error.httpCode ?? '') ? (error.httpCode as string) : undefined;
 	let itemIndex = itemIndexes[0];
 
 	if (httpCode !== undefined && /^4\d\d$/.test(httpCode) && !['401', '404', '429'].includes(httpCode)) {
@@ -723,12 +725,16 @@ function toNodeError(this: IExecuteFunctions, failure: BatchFailure, message: st
 	if (failure.cause instanceof NodeApiError) {
 		const response: JsonObject = { message };
 		if (failure.httpCode !== undefined) response.httpCode = failure.httpCode;
-		return new NodeApiError(this.getNode(), response, {
+		const error = new NodeApiError(this.getNode(), response, {
 			message,
 			description,
 			httpCode: failure.httpCode,
 			itemIndex: failure.itemIndex,
 		});
+		// NodeApiError swaps a message containing a system error code (e.g. a record type id with
+		// "eexist" in it) for a generic text about files; the message must stay the one made here.
+		error.message = message;
+		return error;
 	}
 	return new NodeOperationError(this.getNode(), message, { description, itemIndex: failure.itemIndex });
 }
