@@ -1,15 +1,165 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	IPairedItemData,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-const properties: INodeProperties[] = [];
+import { readReportPages } from '../../transport/report';
+import { byDisplayName, pagingOptions, reportLocator, rowOutputOptions } from './common.descriptions';
+import type { ReportShaper } from './readSettings';
+import { choice, reportIdFromParameter, reportReadSettings, reportShaper, wholeNumber } from './readSettings';
+
+type OutputMode = 'row' | 'page' | 'all';
+
+const outputItems: INodeProperties = {
+	displayName: 'Output Items',
+	name: 'outputMode',
+	type: 'options',
+	default: 'row',
+	description: 'How rows are put into output items',
+	options: [
+		{
+			name: 'One Item per Row',
+			value: 'row',
+			description: 'Each row becomes an item',
+		},
+		{
+			name: 'One Item per Page',
+			value: 'page',
+			description:
+				'Each page becomes an item with its rows in "rows"; much lighter for large reports',
+		},
+		{
+			name: 'All Rows in One Item',
+			value: 'all',
+			description: 'One item per report read, with every row in "rows"',
+		},
+	],
+};
+
+const properties: INodeProperties[] = [
+	reportLocator,
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: byDisplayName([...rowOutputOptions, ...pagingOptions, outputItems]),
+	},
+];
 
 const displayOptions = { show: { resource: ['report'], operation: ['getRows'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+/** Report → Get Rows: one read per input item; every output item is paired to its input item. */
 export async function execute(
 	this: IExecuteFunctions,
-	_items: INodeExecutionData[],
+	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Not implemented yet');
+	const node = this.getNode();
+	const returnData: INodeExecutionData[] = [];
+
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		// One object shared by all rows of the item: pairing 100,000 rows costs no extra objects.
+		const pairedItem: IPairedItemData = { item: itemIndex };
+		const output: INodeExecutionData[] = [];
+		try {
+			const reportId = reportIdFromParameter(node, this.getNodeParameter('report', itemIndex), itemIndex);
+			const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+			const maxRows = returnAll
+				? undefined
+				: wholeNumber(
+						node,
+						this.getNodeParameter('limit', itemIndex, 50),
+						50,
+						'Limit',
+						1,
+						Number.MAX_SAFE_INTEGER,
+						itemIndex,
+					);
+			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const settings = reportReadSettings(node, options, itemIndex);
+			const outputMode = choice<OutputMode>(
+				node,
+				options.outputMode,
+				['row', 'page', 'all'],
+				'row',
+				'Output Items',
+				itemIndex,
+			);
+
+			let shaper: ReportShaper | undefined;
+			const allRows: IDataObject[] = [];
+			const summary = await readReportPages.call(this, {
+				reportId,
+				pageSize: settings.pageSize,
+				concurrency: settings.concurrency,
+				maxPages: settings.maxPages,
+				maxRows,
+				itemIndex,
+				onPage: (page) => {
+					shaper ??= reportShaper(node, page.columns, settings, reportId, itemIndex);
+					const { shape } = shaper;
+					const { rows } = page;
+					if (outputMode === 'row') {
+						const { rowItem } = shaper;
+						for (let i = 0; i < rows.length; i++) output.push({ json: rowItem(rows[i]), pairedItem });
+					} else if (outputMode === 'page') {
+						const json: IDataObject = { reportId, offset: page.offset, rowCount: rows.length };
+						if (settings.includeColumns) json.columns = shaper.columnMetadata;
+						json.rows = rows.map(shape);
+						output.push({ json, pairedItem });
+					} else {
+						for (let i = 0; i < rows.length; i++) allRows.push(shape(rows[i]));
+					}
+				},
+			});
+
+			if (outputMode === 'all') {
+				const json: IDataObject = { reportId, rowCount: allRows.length };
+				if (settings.includeColumns) {
+					json.columns = (
+						shaper ?? reportShaper(node, summary.columns, settings, reportId, itemIndex)
+					).columnMetadata;
+				}
+				json.rows = allRows;
+				output.push({ json, pairedItem });
+			}
+		} catch (caught) {
+			const error =
+				caught instanceof NodeApiError || caught instanceof NodeOperationError
+					? caught
+					: new NodeOperationError(node, caught as Error, { itemIndex });
+			if (this.continueOnFail()) {
+				const json: IDataObject = { error: error.message };
+				if (error.description) json.description = error.description;
+				returnData.push({ json, pairedItem });
+				continue;
+			}
+			throw error;
+		}
+		for (let i = 0; i < output.length; i++) returnData.push(output[i]);
+	}
+	return returnData;
 }
