@@ -1,0 +1,110 @@
+import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	IHookFunctions,
+	INodeCredentialTestResult,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { triggerProperties } from './description';
+import { credentialProblem } from './helpers/callerAuth';
+import { assertReadyForCalls, receiveCall } from './receive';
+
+export class RecordsTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Records Trigger',
+		name: 'recordsTrigger',
+		icon: { light: 'file:records.svg', dark: 'file:records.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["responseMode"] === "onReceived" ? "Respond immediately" : $parameter["responseMode"] === "lastNode" ? "Respond when last node finishes" : "Respond with Respond to Webhook"}}',
+		description:
+			"Starts the workflow when the Records service calls it: its webhooks (e.g. invoice.paid) and its workflow 'call API' actions",
+		defaults: { name: 'Records Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'recordsTriggerBasicAuthApi',
+				required: true,
+				testedBy: 'recordsTriggerCredential',
+				displayOptions: { show: { authentication: ['basicAuth'] } },
+			},
+			{
+				name: 'recordsTriggerBearerAuthApi',
+				required: true,
+				testedBy: 'recordsTriggerCredential',
+				displayOptions: { show: { authentication: ['bearerToken'] } },
+			},
+		],
+		webhooks: [
+			{
+				name: 'default',
+				// PING arrives as HEAD (or as GET marked X-Records-Ping); OPTIONS is answered by n8n itself.
+				httpMethod: 'DELETE,GET,HEAD,POST,PUT',
+				isFullPath: true,
+				path: '={{$parameter["path"]}}',
+				responseMode: '={{$parameter["responseMode"]}}',
+				responseCode: '={{$parameter["responseCode"]}}',
+				responseData: '={{$parameter["responseData"]}}',
+				responsePropertyName: '={{$parameter["options"]["responsePropertyName"]}}',
+				responseContentType: '={{$parameter["options"]["responseContentType"]}}',
+			},
+		],
+		eventTriggerDescription: 'Waiting for a call from the Records service to the Test URL',
+		activationMessage:
+			'The Records service can now call the Production URL (set it as the url of its call API action or in its webhook settings).',
+		properties: triggerProperties,
+	};
+
+	/**
+	 * The service has no API to register a webhook: its calls are set up by pasting the URL into it.
+	 * So there is never a registration to find (checkExists is false) and none to remove (delete);
+	 * create() does what can be done on n8n's side before the service calls: it checks the
+	 * credential and the Respond setup, so that a mistake fails the activation with a clear message
+	 * instead of every call.
+	 */
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return false;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				await assertReadyForCalls.call(this);
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	methods = {
+		credentialTest: {
+			/**
+			 * The service is the caller, so the credential cannot be tried against it from n8n; this
+			 * checks that the stored values can authenticate its calls at all.
+			 */
+			async recordsTriggerCredential(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				const problem = credentialProblem(credential.type, credential.data);
+				if (problem !== undefined) return { status: 'Error', message: problem };
+				return {
+					status: 'OK',
+					message:
+						'The credential can authenticate the service\'s calls. To check the whole setup, send a PING from the service\'s call API action to the trigger\'s URL.',
+				};
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await receiveCall.call(this);
+	}
+}

@@ -1,0 +1,352 @@
+import type {
+	FunctionsBase,
+	IDataObject,
+	IHookFunctions,
+	INodeExecutionData,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { ANY_EVENT, NO_EVENT } from './description';
+import {
+	challengeFor,
+	checkCaller,
+	credentialProblem,
+	credentialTypeFor,
+	type CallerAuthentication,
+	type ExpectedCaller,
+	type BasicCredentialData,
+	type BearerCredentialData,
+} from './helpers/callerAuth';
+import { replyFormatFor, writeRefusal, writeReply, type ReplyFormat, type WebhookReplyTarget } from './helpers/reply';
+import {
+	chooseBodyFormat,
+	decodeBody,
+	isJsonMediaType,
+	isXmlMediaType,
+	parseBodyText,
+	parseContentType,
+	type BodyFormat,
+	type BodyFormatChoice,
+	type Checked,
+	type ContentType,
+	type Rejection,
+} from './helpers/requestBody';
+import { responseSetupProblem, type ResponseMode } from './helpers/responseSetup';
+import { xmlName } from './helpers/xml';
+
+type HeaderValue = string | string[] | undefined;
+
+/**
+ * The request as n8n hands it to webhook nodes (an Express request), narrowed to what the trigger
+ * reads. n8n has usually read the body already (`rawBody`); otherwise the node reads the stream.
+ */
+interface IncomingCall {
+	method?: string;
+	headers: Record<string, HeaderValue>;
+	rawBody?: unknown;
+	body?: unknown;
+	readable?: boolean;
+	readableEnded?: boolean;
+	on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+	on(event: 'end', listener: () => void): unknown;
+	on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+interface TriggerOptions {
+	includeHeaders?: boolean;
+	includeRawBody?: boolean;
+	maxBodySizeMb?: number;
+	parseBodyAs?: BodyFormatChoice;
+	runOnPing?: boolean;
+	xmlRootElement?: string;
+}
+
+interface ReceivedBody {
+	format: BodyFormat;
+	value: unknown;
+	text?: string;
+}
+
+const DEFAULT_MAX_BODY_SIZE_MB = 1;
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization']);
+const ALLOWED_METHODS = 'DELETE, GET, HEAD, OPTIONS, POST, PUT';
+
+function header(headers: Record<string, HeaderValue>, name: string): string | undefined {
+	const value = headers[name];
+	return Array.isArray(value) ? value[0] : value;
+}
+
+function formatBytes(bytes: number): string {
+	if (bytes >= 1024 * 1024) return `${Math.round((bytes / (1024 * 1024)) * 100) / 100} MB`;
+	if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
+	return `${bytes} bytes`;
+}
+
+function tooLarge(size: number, limit: number): { rejection: Rejection } {
+	return {
+		rejection: {
+			status: 413,
+			code: 'payload_too_large',
+			message: `The request body (${formatBytes(size)}) is larger than the ${formatBytes(limit)} this trigger accepts. Send less data per call, or raise the trigger's "Max Body Size" option.`,
+		},
+	};
+}
+
+/**
+ * The body bytes, at most `limit` of them. n8n reads the whole body before calling webhook nodes
+ * of version 1 (`rawBody`); when a host has not, the stream is read here, discarding everything
+ * past the limit so that memory stays bounded while the caller still gets an answer.
+ */
+async function readBodyBytes(req: IncomingCall, limit: number): Promise<Checked<Buffer | undefined>> {
+	if (Buffer.isBuffer(req.rawBody)) {
+		return req.rawBody.length > limit ? tooLarge(req.rawBody.length, limit) : { value: req.rawBody };
+	}
+	const declared = Number(header(req.headers, 'content-length'));
+	if (Number.isFinite(declared) && declared > limit) return tooLarge(declared, limit);
+	if (req.readable === false || req.readableEnded === true) return { value: undefined };
+	const encoding = header(req.headers, 'content-encoding');
+	if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+		return {
+			rejection: {
+				status: 415,
+				code: 'unsupported_encoding',
+				message: `Compressed request bodies (Content-Encoding ${encoding}) are not accepted here. Send the body uncompressed.`,
+			},
+		};
+	}
+	return await new Promise<Checked<Buffer>>((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		req.on('data', (chunk: Buffer) => {
+			size += chunk.length;
+			if (size <= limit) chunks.push(chunk);
+		});
+		req.on('end', () => resolve(size > limit ? tooLarge(size, limit) : { value: Buffer.concat(chunks) }));
+		req.on('error', reject);
+	});
+}
+
+async function receiveBody(
+	req: IncomingCall,
+	contentType: ContentType | undefined,
+	options: TriggerOptions,
+): Promise<Checked<ReceivedBody>> {
+	const limitMb = options.maxBodySizeMb ?? DEFAULT_MAX_BODY_SIZE_MB;
+	const limit = Math.max(1, Math.round(limitMb * 1024 * 1024));
+	const bytes = await readBodyBytes(req, limit);
+	if ('rejection' in bytes) return bytes;
+	if (bytes.value === undefined) {
+		// The host consumed the stream without keeping the bytes: take what it parsed.
+		const value = req.body ?? {};
+		const format: BodyFormat =
+			typeof value === 'string' ? 'text' : contentType && isXmlMediaType(contentType.mediaType) ? 'xml' : 'json';
+		return { value: { format, value } };
+	}
+	const text = decodeBody(bytes.value, contentType);
+	if ('rejection' in text) return text;
+	const format = chooseBodyFormat(options.parseBodyAs ?? 'auto', contentType, text.value);
+	const parsed = parseBodyText(text.value, format, contentType);
+	if ('rejection' in parsed) return parsed;
+	return { value: { format, value: parsed.value, text: text.value } };
+}
+
+/** The event a service webhook names in its body (`event`; for XML, a child of the root element). */
+export function eventNameOf(body: unknown, format: BodyFormat): string | undefined {
+	if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+	let container = body as IDataObject;
+	if (format === 'xml') {
+		const [root] = Object.values(container);
+		if (typeof root !== 'object' || root === null || Array.isArray(root)) return undefined;
+		container = root as IDataObject;
+	}
+	const event = container.event;
+	return typeof event === 'string' && event.trim() !== '' ? event.trim() : undefined;
+}
+
+export function eventAccepted(event: string | undefined, events: string[], otherEvents: string): boolean {
+	if (events.includes(ANY_EVENT)) return true;
+	if (event === undefined) return events.includes(NO_EVENT);
+	const others = otherEvents
+		.split(',')
+		.map((name) => name.trim())
+		.filter((name) => name !== '');
+	return events.includes(event) || others.includes(event);
+}
+
+type CredentialSource = Pick<FunctionsBase, 'getCredentials' | 'getNode'>;
+
+/**
+ * What the configured authentication expects of callers, from the node's credential. A missing or
+ * unusable credential is an error naming the problem, never the secret.
+ */
+export async function expectedCaller(context: CredentialSource, authentication: CallerAuthentication): Promise<ExpectedCaller> {
+	const type = credentialTypeFor(authentication);
+	if (type === undefined) return { type: 'none' };
+	let data: IDataObject;
+	try {
+		data = (await context.getCredentials(type)) as IDataObject;
+	} catch (error) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`The Records Trigger has no usable ${authentication === 'basicAuth' ? 'Basic Auth' : 'Bearer Token'} credential: select one in the node (${(error as Error).message})`,
+		);
+	}
+	const problem = credentialProblem(type, data);
+	if (problem !== undefined) {
+		throw new NodeOperationError(context.getNode(), `The Records Trigger's credential cannot be used: ${problem}`);
+	}
+	return authentication === 'basicAuth'
+		? { type: 'basicAuth', credential: data as unknown as BasicCredentialData }
+		: { type: 'bearerToken', credential: data as unknown as BearerCredentialData };
+}
+
+/**
+ * Checks, on activation and before each call, everything on n8n's side that the service's calls
+ * depend on: the credential, and that the workflow can answer the way "Respond" says.
+ */
+export async function assertReadyForCalls(this: IHookFunctions): Promise<void> {
+	const authentication = this.getNodeParameter('authentication', 'none') as CallerAuthentication;
+	await expectedCaller(this, authentication);
+	const responseMode = this.getNodeParameter('responseMode', 'onReceived') as ResponseMode;
+	const problem = responseSetupProblem(responseMode, this.getChildNodes(this.getNode().name));
+	if (problem !== undefined) throw new NodeOperationError(this.getNode(), problem);
+}
+
+function immediateReplyBody(context: IWebhookFunctions): Checked<unknown> {
+	const raw = context.getNodeParameter('responseBody', '{}') as unknown;
+	if (typeof raw !== 'string') return { value: raw };
+	if (raw.trim() === '') return { value: undefined };
+	try {
+		return { value: JSON.parse(raw) as unknown };
+	} catch (error) {
+		return {
+			rejection: {
+				status: 500,
+				code: 'response_body_invalid',
+				message: `The Records Trigger's Response Body is not valid JSON (${(error as Error).message}). Fix it in the node.`,
+			},
+		};
+	}
+}
+
+function visibleHeaders(headers: Record<string, HeaderValue>): IDataObject {
+	const result: IDataObject = {};
+	for (const [name, value] of Object.entries(headers)) {
+		if (!SECRET_HEADERS.has(name.toLowerCase()) && value !== undefined) result[name] = value;
+	}
+	return result;
+}
+
+/** Handles one call from the service; see the node's description for what each step answers. */
+export async function receiveCall(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	// n8n types the request as Express's; without Express's types installed that is `any`.
+	const req: IncomingCall = this.getRequestObject();
+	const res: WebhookReplyTarget = this.getResponseObject();
+	const method = String(req.method ?? 'GET').toUpperCase();
+	const headOnly = method === 'HEAD';
+	const options = this.getNodeParameter('options', {}) as TriggerOptions;
+	const xmlRootElement = xmlName(options.xmlRootElement?.trim() || 'response');
+	const contentType = parseContentType(header(req.headers, 'content-type'));
+	const accept = header(req.headers, 'accept');
+	const declaredFormat: BodyFormat | undefined =
+		contentType === undefined
+			? undefined
+			: isXmlMediaType(contentType.mediaType)
+				? 'xml'
+				: isJsonMediaType(contentType.mediaType)
+					? 'json'
+					: undefined;
+	let format: ReplyFormat = replyFormatFor(declaredFormat, accept);
+	const answered: IWebhookResponseData = { noWebhookResponse: true };
+	const refuse = ({ status, code, message }: Rejection, extraHeaders: Record<string, string> = {}) => {
+		writeRefusal(res, status, code, message, { format, headOnly, headers: extraHeaders });
+		return answered;
+	};
+
+	if (method === 'OPTIONS') {
+		writeReply(res, 204, undefined, { format, xmlRootElement, headers: { allow: ALLOWED_METHODS } });
+		return answered;
+	}
+
+	const authentication = this.getNodeParameter('authentication', 'none') as CallerAuthentication;
+	let expected: ExpectedCaller;
+	try {
+		expected = await expectedCaller(this, authentication);
+	} catch (error) {
+		return refuse({ status: 500, code: 'trigger_credential', message: (error as Error).message });
+	}
+	const caller = checkCaller(header(req.headers, 'authorization'), expected);
+	if (!caller.ok) {
+		const challenge = challengeFor(expected, caller.reason);
+		return refuse(
+			{
+				status: 401,
+				code: 'unauthorized',
+				message:
+					caller.reason === 'missing'
+						? `This URL needs ${expected.type === 'basicAuth' ? "Basic authentication: set the call API action's auth to BASIC" : "a bearer token: set the call API action's auth to OAUTH2"} with the credentials stored in the Records Trigger.`
+						: 'The credentials sent do not match those stored in the Records Trigger.',
+			},
+			challenge === undefined ? {} : { 'www-authenticate': challenge },
+		);
+	}
+
+	const responseMode = this.getNodeParameter('responseMode', 'onReceived') as ResponseMode;
+	const setupProblem = responseSetupProblem(responseMode, this.getChildNodes(this.getNode().name));
+	if (setupProblem !== undefined) return refuse({ status: 500, code: 'workflow_setup', message: setupProblem });
+
+	const ping = method === 'HEAD' || header(req.headers, 'x-records-ping') === '1';
+	if (ping && options.runOnPing !== true) {
+		writeReply(res, 200, { status: 'ok' }, { format, xmlRootElement, headOnly });
+		return answered;
+	}
+
+	const received = await receiveBody(req, contentType, options);
+	if ('rejection' in received) return refuse(received.rejection);
+	const body = received.value;
+	format = replyFormatFor(body.format, accept);
+
+	const event = eventNameOf(body.value, body.format);
+	const events = this.getNodeParameter('events', [ANY_EVENT]) as string[];
+	const otherEvents = events.includes(ANY_EVENT) ? '' : (this.getNodeParameter('otherEvents', '') as string);
+	if (!eventAccepted(event, events, otherEvents)) {
+		writeReply(
+			res,
+			200,
+			{
+				status: 'ignored',
+				event: event ?? null,
+				message:
+					event === undefined
+						? 'This trigger only accepts calls that name one of its events.'
+						: `The event "${event}" is not one of the events this trigger starts the workflow for.`,
+			},
+			{ format, xmlRootElement, headOnly },
+		);
+		return answered;
+	}
+
+	const json: IDataObject = {
+		event: event ?? null,
+		method,
+		format: body.format,
+		replyFormat: format,
+		body: body.value as IDataObject,
+		query: this.getQueryData() as IDataObject,
+		params: this.getParamsData() as IDataObject,
+	};
+	if (ping) json.ping = true;
+	if (options.includeHeaders === true) json.headers = visibleHeaders(req.headers);
+	if (options.includeRawBody === true) json.rawBody = body.text ?? null;
+	const workflowData: INodeExecutionData[][] = [[{ json }]];
+
+	if (responseMode !== 'onReceived') return { workflowData };
+
+	const replyBody = immediateReplyBody(this);
+	if ('rejection' in replyBody) return refuse(replyBody.rejection);
+	const responseCode = this.getNodeParameter('responseCode', 200) as number;
+	writeReply(res, responseCode, replyBody.value, { format, xmlRootElement, headOnly });
+	return { noWebhookResponse: true, workflowData };
+}
