@@ -68,9 +68,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function delay(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 function readBody(req: http.IncomingMessage): Promise<string> {
 	return new Promise((resolve, reject) => {
@@ -87,6 +84,10 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 		});
 		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
 		req.on('error', reject);
+		// A client that gives up mid-body: settle, so the request is accounted as a reset.
+		req.on('close', () => {
+			if (!req.complete) reject(new HttpError(400, 'client_closed', 'The client closed the connection before sending the whole body'));
+		});
 	});
 }
 
@@ -200,6 +201,17 @@ interface RouteMatch {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	const state = new SandboxState(options.bankRows ?? 10_000);
 	let nextFaultId = 1;
+
+	/** Fault delays still running; cleared on close so a closed sandbox keeps no timers alive. */
+	const pendingDelays = new Set<NodeJS.Timeout>();
+	const delay = (ms: number): Promise<void> =>
+		new Promise((resolve) => {
+			const timer = setTimeout(() => {
+				pendingDelays.delete(timer);
+				resolve();
+			}, ms);
+			pendingDelays.add(timer);
+		});
 
 	const authenticate = (req: http.IncomingMessage, permission?: Permission): { token: TokenDefinition; user: UserDefinition } => {
 		const header = req.headers.authorization;
@@ -899,6 +911,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		reset: () => state.seed(),
 		close: () =>
 			new Promise<void>((resolve, reject) => {
+				for (const timer of pendingDelays) clearTimeout(timer);
+				pendingDelays.clear();
 				server.close((error) => (error ? reject(error) : resolve()));
 				server.closeAllConnections();
 			}),
