@@ -616,7 +616,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		recordCount: type.records.size,
 	});
 
-	const handleControl = async (req: http.IncomingMessage, method: string, path: string): Promise<Reply> => {
+	const handleControl = async (
+		req: http.IncomingMessage,
+		method: string,
+		path: string,
+		query: URLSearchParams,
+	): Promise<Reply> => {
 		const parts = path.split('/').filter((part) => part !== '').slice(1).map(decode);
 		const route = `${method} /${parts.join('/')}`;
 		const body = async (): Promise<unknown> => {
@@ -648,13 +653,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		}
 		if (method === 'GET' && parts[0] === 'records' && parts.length === 2) {
 			const type = recordType(parts[1]);
+			const all = type.list();
+			const offset = queryInteger(query, 'offset', 0, 0);
+			const limit = queryInteger(query, 'limit', all.length, 0);
 			return json(200, {
 				recordTypeId: type.id,
 				keyField: type.keyField ?? null,
 				fields: type.fields,
 				created: type.created,
 				edited: type.edited,
-				records: type.list(),
+				total: all.length,
+				records: all.slice(offset, offset + limit),
 			});
 		}
 		if (route === 'GET /reports') return json(200, [...state.reports.values()].map(reportSummary));
@@ -876,7 +885,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		const path = q < 0 ? url : url.slice(0, q);
 		const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
 		const run = path === '/__sandbox' || path.startsWith('/__sandbox/')
-			? handleControl(req, method, path).then(
+			? handleControl(req, method, path, query).then(
 					(reply) => write(res, reply),
 					(error: unknown) => {
 						req.resume();
