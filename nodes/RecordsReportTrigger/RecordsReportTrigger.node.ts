@@ -224,6 +224,8 @@ export class RecordsReportTrigger implements INodeType {
 			pageSize: settings.pageSize,
 			concurrency: settings.concurrency,
 			maxPages: settings.maxPages,
+			timeoutMs: settings.request.timeoutMs,
+			retry: settings.request.retry,
 			onPage: ({ columns, rows }) => {
 				if (finder === undefined) {
 					shaper = reportShaper(node, columns, settings, reportId);

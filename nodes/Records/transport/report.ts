@@ -26,7 +26,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ReportColumn, ReportRow } from '../helpers/reportRows';
-import type { RecordsFunctions } from './index';
+import type { RecordsFunctions, RetryPolicy } from './index';
 import { recordsApiRequest } from './index';
 
 export const DEFAULT_PAGE_SIZE = 100;
@@ -58,6 +58,9 @@ export interface ReadReportOptions {
 	/** Safety cap on requests; reaching it before the end is an error. */
 	maxPages?: number;
 	itemIndex?: number;
+	/** Per-request timeout and retry policy; the transport's defaults otherwise. */
+	timeoutMs?: number;
+	retry?: Partial<RetryPolicy>;
 	/**
 	 * Called once per page, in report order; the next page is handed on only after it returns.
 	 * The rows must not be changed: the read compares them with later pages.
@@ -99,11 +102,11 @@ export function reportPath(reportId: string): string {
 
 async function fetchTablePage(
 	this: RecordsFunctions,
-	reportId: string,
+	options: ReadReportOptions,
 	offset: number,
 	limit: number,
-	itemIndex: number | undefined,
 ): Promise<TablePage> {
+	const { reportId, itemIndex } = options;
 	const { body } = await recordsApiRequest.call(this, {
 		method: 'GET',
 		path: reportPath(reportId),
@@ -111,6 +114,8 @@ async function fetchTablePage(
 		purpose: 'report',
 		subject: `report "${reportId}"`,
 		itemIndex,
+		timeoutMs: options.timeoutMs,
+		retry: options.retry,
 	});
 	const table = body as { columns?: unknown; rows?: unknown } | null;
 	const problem = (what: string) =>
@@ -190,7 +195,7 @@ export async function readReportPages(
 
 	const request = (offset: number, limit: number): Promise<TablePage> => {
 		requests++;
-		const result = fetchTablePage.call(this, reportId, offset, limit, itemIndex);
+		const result = fetchTablePage.call(this, options, offset, limit);
 		// Planned pages may be dropped before they are awaited; their failures must not go unhandled.
 		result.catch(() => undefined);
 		return result;

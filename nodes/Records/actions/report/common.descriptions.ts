@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { REPORT_ID_REGEX, REPORT_URL_REGEX } from '../../helpers/reportRows';
 import { DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE, MAX_CONCURRENCY } from '../../transport/report';
+import { retryAttemptsOption, timeoutOption } from '../restCommon';
 
 /** The report, by ID or by the URL from its sharing dialog; shared by Get Rows and the trigger. */
 export const reportLocator: INodeProperties = {
@@ -49,6 +50,8 @@ export const reportLocator: INodeProperties = {
 
 /** How pages are requested; shared by Get Rows and the trigger. */
 export const pagingOptions: INodeProperties[] = [
+	retryAttemptsOption,
+	timeoutOption,
 	{
 		displayName: 'Max Pages',
 		name: 'maxPages',

@@ -5,9 +5,10 @@ import type {
 	INodeProperties,
 	IPairedItemData,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readReportPages } from '../../transport/report';
+import { asNodeError, errorItem } from '../restCommon';
 import { byDisplayName, pagingOptions, reportLocator, rowOutputOptions } from './common.descriptions';
 import type { ReportShaper } from './readSettings';
 import { choice, reportIdFromParameter, reportReadSettings, reportShaper, wholeNumber } from './readSettings';
@@ -118,6 +119,8 @@ export async function execute(
 				maxPages: settings.maxPages,
 				maxRows,
 				itemIndex,
+				timeoutMs: settings.request.timeoutMs,
+				retry: settings.request.retry,
 				onPage: (page) => {
 					shaper ??= reportShaper(node, page.columns, settings, reportId, itemIndex);
 					const { shape } = shaper;
@@ -146,18 +149,12 @@ export async function execute(
 				json.rows = allRows;
 				output.push({ json, pairedItem });
 			}
-		} catch (caught) {
-			const error =
-				caught instanceof NodeApiError || caught instanceof NodeOperationError
-					? caught
-					: new NodeOperationError(node, caught as Error, { itemIndex });
+		} catch (error) {
 			if (this.continueOnFail()) {
-				const json: IDataObject = { error: error.message };
-				if (error.description) json.description = error.description;
-				returnData.push({ json, pairedItem });
+				returnData.push(errorItem(error, itemIndex));
 				continue;
 			}
-			throw error;
+			throw asNodeError(node, error, itemIndex);
 		}
 		for (let i = 0; i < output.length; i++) returnData.push(output[i]);
 	}

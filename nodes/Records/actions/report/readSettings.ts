@@ -14,6 +14,8 @@ import {
 	resolveColumns,
 } from '../../helpers/reportRows';
 import { DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE, MAX_CONCURRENCY } from '../../transport/report';
+import type { RequestSettings } from '../restCommon';
+import { requestSettings } from '../restCommon';
 
 export interface ReportReadSettings {
 	pageSize: number;
@@ -24,6 +26,8 @@ export interface ReportReadSettings {
 	conversion: CzechConversion;
 	numberColumns: string[];
 	dateColumns: string[];
+	/** Timeout and retries of each page request. */
+	request: RequestSettings;
 }
 
 /** The report id of the Report parameter (a resource locator, or a plain string from older JSON). */
@@ -99,6 +103,7 @@ export function reportReadSettings(
 		),
 		numberColumns: parseColumnList(options.numberColumns),
 		dateColumns: parseColumnList(options.dateColumns),
+		request: requestSettings(options),
 	};
 }
 
