@@ -222,8 +222,12 @@ describe('import (spec §4.1)', () => {
 	it('logs every import request with its record keys, so duplicates are detectable', async () => {
 		await post(importPath(RECORD_TYPES.tasks), { data: [{ Název: 'A' }, { Název: 'B' }] }, TOKENS.import);
 		await post(importPath(RECORD_TYPES.tasks), { data: [{ Název: 'B' }] }, TOKENS.import);
-		const log = (await get('/__sandbox/imports')).json as Array<{ seq: number; keys: string[]; processed: boolean }>;
+		const log = (await get('/__sandbox/imports')).json as Array<{ seq: number; arrival: number; keys: string[]; processed: boolean }>;
 		expect(log.map((entry) => entry.keys)).toEqual([['A', 'B'], ['B']]);
+		expect(log.map((entry) => [entry.seq, entry.arrival, entry.processed])).toEqual([
+			[1, 1, true],
+			[2, 2, true],
+		]);
 		const stats = (await get('/__sandbox/stats')).json as { imports: Record<string, unknown> };
 		expect(stats.imports).toMatchObject({
 			requests: 2,

@@ -814,10 +814,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		let text: string | undefined;
 		let status: number | 'reset';
 		const context: RequestContext = { effect };
+		const arrival = match.route === 'import' ? ++state.stats.importArrivals : 0;
 		const logImport = (finalStatus: number | 'reset'): void => {
 			if (match.route !== 'import') return;
 			const outcome = context.importOutcome ?? { ...describeUnprocessedImport(match.target.recordTypeId ?? '', text), processed: false };
 			state.stats.logImport({
+				arrival,
 				recordTypeId: match.target.recordTypeId ?? '',
 				records: outcome.records,
 				keys: outcome.keys,

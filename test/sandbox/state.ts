@@ -203,8 +203,10 @@ export interface Invoice {
 }
 
 export interface ImportLogEntry {
-	/** 1-based order in which the sandbox received import requests since the last stats reset. */
+	/** 1-based order in which import requests finished since the last stats reset. */
 	seq: number;
+	/** 1-based order in which they arrived (differs from `seq` when requests overlap). */
+	arrival: number;
 	recordTypeId: string;
 	/** Records in the request body (0 when the body was unreadable or rejected before parsing). */
 	records: number;
@@ -234,6 +236,9 @@ export class SandboxStats {
 	faults = { total: 0, byRule: {} as Record<string, number>, byKind: {} as Record<string, number> };
 
 	importLog: ImportLogEntry[] = [];
+
+	/** Import requests that arrived since the last stats reset. */
+	importArrivals = 0;
 
 	/** How many times each record key was stored by an import, per record type. */
 	private readonly storedKeys = new Map<string, Map<string, number>>();
@@ -310,6 +315,7 @@ export class SandboxStats {
 		this.requests = {};
 		this.faults = { total: 0, byRule: {}, byKind: {} };
 		this.importLog = [];
+		this.importArrivals = 0;
 		this.storedKeys.clear();
 	}
 }
