@@ -12,6 +12,7 @@ import {
 	type ImportBatch,
 	planBatches,
 	readRecordOutcomes,
+	type RecordOutcome,
 	resolveNamedRecord,
 	runInOrder,
 } from '../../helpers/importBatches';
@@ -741,17 +742,27 @@ function toNodeError(this: IExecuteFunctions, failure: BatchFailure, message: st
 
 // ---- the operation ------------------------------------------------------------------------------
 
-export async function execute(
+/** What became of each record, by its position in the list of records. */
+interface ImportResults {
+	outputs: Array<IDataObject | undefined>;
+	/** Why a record was not imported: its batch failed, or was not sent after another failed. */
+	failedAt: Array<{ failure: BatchFailure; batch: ImportBatch; sent: boolean } | undefined>;
+	failures: BatchFailure[];
+	succeeded: ImportBatch[];
+	notStarted: ImportBatch[];
+}
+
+/**
+ * Reads and checks every item before the first request, so bad input stops the run (or, with
+ * "continue on fail", fails only its own item) before anything is imported.
+ */
+function readRecords(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	if (items.length === 0) return [];
-	const settings = readSettings.call(this);
-	const continueOnFail = this.continueOnFail();
+	settings: ImportSettings,
+	continueOnFail: boolean,
+): { records: PendingRecord[]; slots: OutputSlot[] } {
 	const once = settings.dataMode === 'json' && this.getNodeParameter('jsonEvaluation', 0, 'eachItem') === 'once';
-
-	// Every item is read and checked before the first request, so bad input stops the run (or, with
-	// "continue on fail", only its own item) before anything is imported.
 	const records: PendingRecord[] = [];
 	const slots: OutputSlot[] = [];
 	const sourceItems = once ? [0] : items.map((_item, index) => index);
@@ -772,17 +783,47 @@ export async function execute(
 			slots.push({ itemIndex, error: nodeError });
 		}
 	}
+	return { records, slots };
+}
 
+function successOutput(
+	batch: ImportBatch,
+	record: PreparedRecord,
+	outcome: RecordOutcome | undefined,
+	response: unknown,
+	settings: ImportSettings,
+): IDataObject {
+	const json: IDataObject = { status: outcome?.status ?? 'imported' };
+	if (outcome?.id !== undefined) json.id = outcome.id;
+	if (outcome?.message !== undefined) json.message = outcome.message;
+	json.recordTypeId = batch.recordTypeId;
+	json.batch = batch.number;
+	json.record = record;
+	if (settings.includeResponse) json.response = response as IDataObject;
+	return json;
+}
+
+/**
+ * Sends the batches, in order, at most `concurrency` at a time. Without "continue on fail", the
+ * first failure stops further batches from starting; requests already under way finish.
+ */
+async function sendBatches(
+	this: IExecuteFunctions,
+	records: PendingRecord[],
+	settings: ImportSettings,
+	continueOnFail: boolean,
+): Promise<ImportResults> {
 	const batches = planBatches(
 		records.map((record) => record.recordTypeId),
 		settings.batchSize,
 	);
-	const outputs: Array<IDataObject | undefined> = new Array(records.length).fill(undefined);
-	const failedAt: Array<{ failure: BatchFailure; batch: number; sent: boolean } | undefined> = new Array(
-		records.length,
-	).fill(undefined);
-	const failures: BatchFailure[] = [];
-	const succeeded: ImportBatch[] = [];
+	const results: ImportResults = {
+		outputs: new Array(records.length).fill(undefined),
+		failedAt: new Array(records.length).fill(undefined),
+		failures: [],
+		succeeded: [],
+		notStarted: [],
+	};
 	const started = new Set<number>();
 
 	await runInOrder(
@@ -791,9 +832,9 @@ export async function execute(
 		async (batchIndex) => {
 			const batch = batches[batchIndex];
 			started.add(batch.number);
-			const ruledOutBy = failures.find((failure) => rulesOut(failure, batch));
+			const ruledOutBy = results.failures.find((failure) => rulesOut(failure, batch));
 			if (ruledOutBy) {
-				for (const position of batch.positions) failedAt[position] = { failure: ruledOutBy, batch: batch.number, sent: false };
+				for (const position of batch.positions) results.failedAt[position] = { failure: ruledOutBy, batch, sent: false };
 				return;
 			}
 			const batchRecords = batch.positions.map((position) => records[position].record);
@@ -805,56 +846,80 @@ export async function execute(
 					purpose: 'import',
 					subject: `record type "${batch.recordTypeId}"`,
 					timeoutMs: settings.timeoutMs,
-					retry: {
-						maxAttempts: settings.retryAttempts + 1,
-						retryUnknownOutcome: settings.retryUnknownOutcome,
-					},
+					retry: { maxAttempts: settings.retryAttempts + 1, retryUnknownOutcome: settings.retryUnknownOutcome },
 					itemIndex: records[batch.positions[0]].itemIndex,
 				});
 				const outcomes = readRecordOutcomes(response.body, batchRecords.length);
 				batch.positions.forEach((position, indexInBatch) => {
-					const outcome = outcomes?.[indexInBatch];
-					const json: IDataObject = { status: outcome?.status ?? 'imported' };
-					if (outcome?.id !== undefined) json.id = outcome.id;
-					if (outcome?.message !== undefined) json.message = outcome.message;
-					json.recordTypeId = batch.recordTypeId;
-					json.batch = batch.number;
-					json.record = batchRecords[indexInBatch];
-					if (settings.includeResponse) json.response = response.body as IDataObject;
-					outputs[position] = json;
+					results.outputs[position] = successOutput(
+						batch,
+						batchRecords[indexInBatch],
+						outcomes?.[indexInBatch],
+						response.body,
+						settings,
+					);
 				});
-				succeeded.push(batch);
+				results.succeeded.push(batch);
 			} catch (error) {
 				const failure = describeFailure.call(this, error, batch, batches.length, records);
-				failures.push(failure);
-				for (const position of batch.positions) failedAt[position] = { failure, batch: batch.number, sent: true };
+				results.failures.push(failure);
+				for (const position of batch.positions) results.failedAt[position] = { failure, batch, sent: true };
 			}
 		},
-		() => continueOnFail || failures.length === 0,
+		() => continueOnFail || results.failures.length === 0,
 	);
+	results.notStarted = batches.filter((batch) => !started.has(batch.number));
+	return results;
+}
 
-	if (failures.length > 0 && !continueOnFail) {
-		failures.sort((a, b) => a.batch.number - b.batch.number);
-		const [first, ...others] = failures;
-		const importedRecords = succeeded.reduce((sum, batch) => sum + batch.positions.length, 0);
-		const notSent = batches.filter((batch) => !started.has(batch.number));
-		const progress: string[] = [];
-		progress.push(
-			importedRecords === 0
-				? 'No records were imported.'
-				: `${count(importedRecords, 'record')} of ${count(succeeded.length, 'batch', 'batches')} (${describeIndexes(succeeded.map((batch) => batch.number))}) were already imported.`,
+/** The error that stops the run: the first failed batch, and what became of the others. */
+function stoppingError(this: IExecuteFunctions, results: ImportResults) {
+	const [first, ...others] = [...results.failures].sort((a, b) => a.batch.number - b.batch.number);
+	const batchList = (list: ImportBatch[]) =>
+		`${list.length === 1 ? 'batch' : 'batches'} ${describeIndexes(list.map((batch) => batch.number))}`;
+	const recordCount = (list: ImportBatch[]) =>
+		count(
+			list.reduce((sum, batch) => sum + batch.positions.length, 0),
+			'record',
 		);
-		if (others.length > 0) {
-			progress.push(`Batches ${describeIndexes(others.map((f) => f.batch.number))} failed too.`);
-		}
-		if (notSent.length > 0) {
-			const notSentRecords = notSent.reduce((sum, batch) => sum + batch.positions.length, 0);
-			progress.push(
-				`${count(notSentRecords, 'record')} of the following batches (${describeIndexes(notSent.map((batch) => batch.number))}) were not sent.`,
-			);
-		}
-		throw toNodeError.call(this, first, first.message, `${first.description} ${progress.join(' ')}`.trim());
+	const progress = [
+		results.succeeded.length === 0
+			? 'No records were imported.'
+			: `Already imported: ${recordCount(results.succeeded)} of ${batchList(results.succeeded)}.`,
+	];
+	if (others.length > 0) progress.push(`Also failed: ${batchList(others.map((failure) => failure.batch))}.`);
+	if (results.notStarted.length > 0) {
+		progress.push(`Not sent: ${recordCount(results.notStarted)} of ${batchList(results.notStarted)}.`);
 	}
+	return toNodeError.call(this, first, first.message, `${first.description} ${progress.join(' ')}`.trim());
+}
+
+function failureOutput(record: PendingRecord, failed: ImportResults['failedAt'][number]): IDataObject {
+	const json: IDataObject = {
+		error: !failed
+			? 'Not sent'
+			: failed.sent
+				? failed.failure.message
+				: `Not sent, because batch ${failed.failure.batch.number} failed: ${failed.failure.cause.message}`,
+	};
+	if (failed?.failure.description) json.description = failed.failure.description;
+	if (failed?.failure.httpCode) json.httpCode = failed.failure.httpCode;
+	json.recordTypeId = record.recordTypeId;
+	if (failed) json.batch = failed.batch.number;
+	json.record = record.record;
+	return json;
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	if (items.length === 0) return [];
+	const settings = readSettings.call(this);
+	const continueOnFail = this.continueOnFail();
+	const { records, slots } = readRecords.call(this, items, settings, continueOnFail);
+	const results = await sendBatches.call(this, records, settings, continueOnFail);
+	if (results.failures.length > 0 && !continueOnFail) throw stoppingError.call(this, results);
 
 	return slots.map((slot): INodeExecutionData => {
 		if ('error' in slot) {
@@ -862,22 +927,8 @@ export async function execute(
 			if (slot.error.description) json.description = slot.error.description;
 			return { json, pairedItem: { item: slot.itemIndex } };
 		}
-		const { itemIndex, recordTypeId, record } = records[slot.position];
-		const output = outputs[slot.position];
-		if (output) return { json: output, pairedItem: { item: itemIndex } };
-		const failed = failedAt[slot.position];
-		const json: IDataObject = {
-			error: failed
-				? failed.sent
-					? failed.failure.message
-					: `Not sent, because batch ${failed.failure.batch.number} failed: ${failed.failure.cause.message}`
-				: 'Not sent',
-		};
-		if (failed?.failure.description) json.description = failed.failure.description;
-		if (failed?.failure.httpCode) json.httpCode = failed.failure.httpCode;
-		json.recordTypeId = recordTypeId;
-		if (failed) json.batch = failed.batch;
-		json.record = record;
-		return { json, pairedItem: { item: itemIndex } };
+		const record = records[slot.position];
+		const json = results.outputs[slot.position] ?? failureOutput(record, results.failedAt[slot.position]);
+		return { json, pairedItem: { item: record.itemIndex } };
 	});
 }
