@@ -343,6 +343,14 @@ describe('retries of reads', () => {
 		});
 	});
 
+	it('retries a response whose connection broke off mid-body, then succeeds', async () => {
+		await addFaults({ route: 'report', truncate: 'connection', times: 1 });
+		expect(succeeded(await getReport(REPORTS.costs))).toMatchObject({
+			statusCode: 200,
+			attempts: 2,
+		});
+	});
+
 	it('says the response was cut off when every answer is truncated', async () => {
 		await addFaults({ route: 'report', truncate: true });
 		const error = apiError(await getReport(REPORTS.costs, { retry: { maxAttempts: 2 } }));
@@ -515,6 +523,32 @@ describe('imports and the risk of sending records twice', () => {
 
 describe('the token stays secret', () => {
 	const token = TOKENS.full;
+
+	it('is taken out of what a service says when it echoes the token back', async () => {
+		const echo = createServer((req, res) => {
+			req.resume();
+			res.writeHead(req.url?.startsWith('/bad') ? 400 : 500, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ message: `Rejected header: ${req.headers.authorization ?? ''}` }));
+		});
+		await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+		const { port } = echo.address() as AddressInfo;
+		try {
+			for (const path of ['/bad-request', '/server-error']) {
+				const result = await send({
+					path,
+					purpose: 'api',
+					credentials: { baseUrl: `http://127.0.0.1:${port}`, token, allowHttp: true },
+					retry: { maxAttempts: 1 },
+				});
+				const error = apiError(result);
+				expect(`${error.message} ${error.description ?? ''}`).toContain('Rejected header: Bearer ***');
+				expect(everythingIn(error)).not.toContain(token);
+				expect(JSON.stringify(result.run.data.resultData)).not.toContain(token);
+			}
+		} finally {
+			await new Promise((resolve) => echo.close(resolve));
+		}
+	});
 
 	it.each([
 		['a 401', { route: 'report', status: 401 }, 'report'],
