@@ -516,7 +516,7 @@ function readRecordTypeId(this: IExecuteFunctions, itemIndex: number): string {
 	if (id === '') {
 		throw new NodeOperationError(
 			this.getNode(),
-			raw === '' || raw === undefined || raw === null
+			typeof raw === 'string' || raw === undefined || raw === null
 				? `"Record Type ID" is empty [item ${itemIndex}]`
 				: `"Record Type ID" is not an identifier (got ${typeof raw === 'object' ? 'an object' : JSON.stringify(raw)}) [item ${itemIndex}]`,
 			{
