@@ -1,0 +1,129 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { repoRoot } from '../../scripts/lib/paths';
+import { isRunning, startLogged, stopProcess, tailOfFile, waitFor } from '../../scripts/lib/proc';
+import type { FaultRule } from '../../test/sandbox/faults';
+
+export const BENCH_TMP = join(repoRoot, 'bench', 'results', 'tmp');
+
+/** Clock ticks per second of /proc/<pid>/stat times; 100 on every Linux the benchmark targets. */
+const CLOCK_TICKS = 100;
+
+export interface SandboxStatsSummary {
+	requests: Record<string, { total: number; byStatus: Record<string, number> }>;
+	faults: { total: number; byRule: Record<string, number>; byKind: Record<string, number> };
+	imports: {
+		requests: number;
+		processedRequests: number;
+		recordsReceived: number;
+		recordsStored: number;
+		batchSizes: number[];
+		duplicateKeyCount: number;
+		duplicateKeys: Array<{ recordTypeId: string; key: string; times: number }>;
+	};
+}
+
+export interface StoredRecords {
+	recordTypeId: string;
+	created: number;
+	edited: number;
+	records: Array<{ id: string; fields: Record<string, string | number> }>;
+}
+
+/**
+ * The Records sandbox in its own process, so that it never shares an event loop (or a CPU's worth of
+ * time slices) with the client being measured. Its CPU time is read from /proc, to show it was not
+ * the bottleneck of a measurement.
+ */
+export class SandboxProcess {
+	private constructor(
+		private readonly child: ChildProcess,
+		readonly baseUrl: string,
+		readonly logFile: string,
+	) {}
+
+	static async start({ bankRows = 1000 }: { bankRows?: number } = {}): Promise<SandboxProcess> {
+		mkdirSync(BENCH_TMP, { recursive: true });
+		const logFile = join(BENCH_TMP, `sandbox-${Date.now()}.log`);
+		const child = startLogged(
+			process.execPath,
+			['--import', 'tsx', join('test', 'sandbox', 'cli.ts'), '--port', '0', '--quiet', '--bank-rows', String(bankRows)],
+			logFile,
+			{ cwd: repoRoot, env: { ...process.env, NODE_OPTIONS: '' } },
+		);
+		const baseUrl = await waitFor(
+			'the Records sandbox to listen',
+			() => {
+				if (!isRunning(child)) throw new Error(`The sandbox exited:\n${tailOfFile(logFile, 20)}`);
+				const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(readFileSync(logFile, 'utf8'));
+				return match?.[1];
+			},
+			{ timeoutMs: 30_000, intervalMs: 100 },
+		);
+		return new SandboxProcess(child, baseUrl, logFile);
+	}
+
+	get pid(): number {
+		return this.child.pid ?? -1;
+	}
+
+	/** User + system CPU time the sandbox process has used so far, in milliseconds. */
+	cpuMs(): number {
+		const stat = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
+		// Fields after the command name, which is in parentheses and may contain spaces.
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		const ticks = Number(fields[11]) + Number(fields[12]);
+		return (ticks * 1000) / CLOCK_TICKS;
+	}
+
+	/** Resident memory of the sandbox process now, in MiB. */
+	rssMiB(): number {
+		const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
+		const match = /VmRSS:\s+(\d+) kB/.exec(status);
+		return match ? Number(match[1]) / 1024 : Number.NaN;
+	}
+
+	async control<T>(method: string, path: string, body?: unknown): Promise<T> {
+		const response = await fetch(`${this.baseUrl}/__sandbox${path}`, {
+			method,
+			headers: body === undefined ? {} : { 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`Sandbox ${method} ${path} answered ${response.status}: ${text}`);
+		return JSON.parse(text) as T;
+	}
+
+	/** Back to the seeds (records, reports, tokens), no faults, empty statistics. */
+	async reset(): Promise<void> {
+		await this.control('POST', '/reset');
+	}
+
+	async resetStats(): Promise<void> {
+		await this.control('POST', '/stats/reset');
+	}
+
+	async stats(): Promise<SandboxStatsSummary> {
+		return this.control<SandboxStatsSummary>('GET', '/stats');
+	}
+
+	async setFaults(rules: FaultRule[]): Promise<void> {
+		await this.control('DELETE', '/faults');
+		if (rules.length > 0) await this.control('POST', '/faults', rules);
+	}
+
+	/** A report of generated bank rows (unique increasing ids in column c1). */
+	async defineBankReport(id: string, rows: number): Promise<void> {
+		await this.control('POST', '/reports', { id, name: id, generate: 'bank', rows });
+	}
+
+	async records(recordTypeId: string): Promise<StoredRecords> {
+		return this.control<StoredRecords>('GET', `/records/${encodeURIComponent(recordTypeId)}`);
+	}
+
+	async stop(): Promise<void> {
+		await stopProcess(this.child, 5_000);
+	}
+}

@@ -1,0 +1,57 @@
+/** What the benchmark asks a measurement process to do, and what it reports back. */
+
+export type Client = 'raw' | 'node';
+
+export interface ReadTask {
+	kind: 'read';
+	client: Client;
+	baseUrl: string;
+	token: string;
+	reportId: string;
+	pageSize: number;
+	concurrency: number;
+}
+
+export interface ImportTask {
+	kind: 'import';
+	client: Client;
+	baseUrl: string;
+	token: string;
+	recordTypeId: string;
+	count: number;
+	/** Prefix of the records' keys, unique per run. */
+	keyPrefix: string;
+	batchSize: number;
+	concurrency: number;
+	/** Node only: the "Retry When Outcome Unknown" option. */
+	retryUnknownOutcome?: boolean;
+	/** Node only: n8n's "On Error: Continue" setting, so failed batches become error items. */
+	continueOnFail?: boolean;
+}
+
+export type Task = ReadTask | ImportTask;
+
+export interface TaskResult {
+	/** Wall time of the measured operation alone (no process start, module loading or input building). */
+	elapsedMs: number;
+	/** Rows read or records sent. */
+	count: number;
+	/** Highest resident memory of the measuring process over its life, in MiB. */
+	peakRssMiB: number;
+	/** Resident memory just before the operation started (modules loaded, input built), in MiB. */
+	rssBeforeMiB: number;
+	/** CPU time of the measuring process during the operation (user + system), in ms. */
+	cpuMs: number;
+	/** For in-process node runs: the node's execution time as n8n-core records it in the run data. */
+	n8nExecutionTimeMs?: number;
+	details: Record<string, unknown>;
+}
+
+/** Messages from the measuring process to the benchmark. */
+export type WorkerMessage =
+	| { type: 'ready' }
+	| { type: 'result'; result: TaskResult }
+	| { type: 'error'; message: string };
+
+/** Messages from the benchmark to the measuring process. */
+export type ParentMessage = { type: 'task'; task: Task } | { type: 'go' };

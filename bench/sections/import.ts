@@ -1,0 +1,165 @@
+import { TOKENS } from '../../test/sandbox/seeds';
+import type { BenchContext, Rendered, Section, Series, TargetCheck } from '../lib/context';
+import { IMPORT_RECORD_TYPE } from '../lib/data';
+import { markdownTable } from '../lib/markdown';
+import { measure, type Measurement } from '../lib/measure';
+import type { SandboxProcess } from '../lib/sandbox';
+import { formatCount, formatMiB, formatMs, formatPercent, formatRatio } from '../lib/stats';
+import { record, summarize } from '../lib/summary';
+import { barChartSvg } from '../lib/svg';
+import type { Client, ImportTask } from '../lib/tasks';
+
+export interface ImportConfig {
+	batchSize: number;
+	concurrency: number;
+	count: number;
+}
+
+export interface ImportData {
+	configs: Array<ImportConfig & { series: Series[] }>;
+}
+
+/** What the sandbox saw of one import run: requests, records stored, keys stored more than once. */
+export interface SandboxImportView {
+	requests: number;
+	recordsStored: number;
+	recordsInType: number;
+	duplicateKeys: number;
+}
+
+export async function sandboxImportView(sandbox: SandboxProcess): Promise<SandboxImportView> {
+	const stats = await sandbox.stats();
+	const stored = await sandbox.records(IMPORT_RECORD_TYPE);
+	return {
+		requests: stats.imports.requests,
+		recordsStored: stats.imports.recordsStored,
+		recordsInType: stored.records.length,
+		duplicateKeys: stats.imports.duplicateKeyCount,
+	};
+}
+
+/** Runs one import in a fresh measuring process against an emptied sandbox, and adds what the sandbox saw. */
+export async function measureImport(
+	context: BenchContext,
+	task: Omit<ImportTask, 'kind' | 'baseUrl' | 'token' | 'recordTypeId'>,
+): Promise<Measurement> {
+	const { sandbox } = context;
+	await sandbox.reset();
+	await sandbox.control('DELETE', '/faults');
+	const seeded = (await sandbox.records(IMPORT_RECORD_TYPE)).records.length;
+	const measurement = await measure(
+		{ kind: 'import', baseUrl: sandbox.baseUrl, token: TOKENS.import, recordTypeId: IMPORT_RECORD_TYPE, ...task },
+		{ sandbox, profileDir: context.profileDir },
+	);
+	const view = await sandboxImportView(sandbox);
+	measurement.details.sandbox = { ...view, recordsInType: view.recordsInType - seeded };
+	return measurement;
+}
+
+function label(client: Client, config: ImportConfig): string {
+	const who = client === 'raw' ? 'raw axios' : 'Import Records';
+	return `${who}, batch ${formatCount(config.batchSize)}${config.concurrency > 1 ? `, ${config.concurrency} in parallel` : ''}`;
+}
+
+export const importRecords: Section<ImportData> = {
+	id: 'import',
+	title: 'Import',
+	async run(context: BenchContext): Promise<ImportData> {
+		const full = context.quick ? 10_000 : 100_000;
+		const runs = context.quick ? 1 : 3;
+		const configs: ImportConfig[] = [
+			// One request per record: capped, or it alone would take minutes per run.
+			{ batchSize: 1, concurrency: 1, count: context.quick ? 1_000 : 5_000 },
+			{ batchSize: 100, concurrency: 1, count: full },
+			{ batchSize: 1000, concurrency: 1, count: full },
+			{ batchSize: 1000, concurrency: 4, count: full },
+		];
+		const data: ImportData = { configs: configs.map((config) => ({ ...config, series: [] })) };
+		for (let run = 0; run < runs; run++) {
+			for (const config of data.configs) {
+				for (const client of ['raw', 'node'] as const) {
+					const measurement = await measureImport(context, {
+						client,
+						count: config.count,
+						keyPrefix: `import-${run}`,
+						batchSize: config.batchSize,
+						concurrency: config.concurrency,
+					});
+					context.log(
+						`import ${label(client, config)}: ${formatCount(config.count)} in ${formatMs(measurement.elapsedMs)}, peak ${formatMiB(measurement.peakRssMiB)}`,
+					);
+					record(config.series, label(client, config), measurement);
+				}
+			}
+		}
+		await context.sandbox.reset();
+		return data;
+	},
+	render(data: ImportData): Rendered {
+		const targets: TargetCheck[] = [];
+		const rows: string[][] = [];
+		const groups = [];
+		for (const config of data.configs) {
+			const [raw, node] = config.series.map(summarize);
+			for (const [index, summary] of [raw, node].entries()) {
+				const runs = config.series[index].runs;
+				const views = runs.map((run) => run.details.sandbox as SandboxImportView);
+				const ok = views.every(
+					(view) => view.recordsInType === config.count && view.recordsStored === config.count && view.duplicateKeys === 0,
+				);
+				rows.push([
+					summary.label,
+					formatCount(config.count),
+					formatMs(summary.medianMs),
+					`${formatMs(summary.minMs)}–${formatMs(summary.maxMs)}`,
+					formatCount(summary.perSecond),
+					formatRatio(summary.medianMs / raw.medianMs),
+					formatCount(views[0]?.requests ?? Number.NaN),
+					`${formatMiB(summary.peakRssMiB)} (${formatMiB(summary.rssBeforeMiB)} before)`,
+					formatMs(summary.cpuMs),
+					formatPercent(summary.sandboxBusy),
+					ok ? 'yes' : '**no**',
+				]);
+			}
+			const ratio = node.medianMs / raw.medianMs;
+			if (config.batchSize > 1) {
+				targets.push({
+					target: `Import Records, batch ${formatCount(config.batchSize)}${config.concurrency > 1 ? `, ${config.concurrency} in parallel` : ''}: ≤ 1.2× the raw client's time`,
+					measured: `${formatRatio(ratio)} (${formatMs(node.medianMs)} vs ${formatMs(raw.medianMs)})`,
+					met: ratio <= 1.2,
+				});
+			}
+			groups.push({
+				label: `batch ${formatCount(config.batchSize)}${config.concurrency > 1 ? `, ${config.concurrency} in parallel` : ''} (${formatCount(config.count)} records)`,
+				bars: [raw, node].map((summary, index) => ({
+					label: index === 0 ? 'raw axios' : 'Import Records',
+					value: summary.perSecond,
+					text: `${formatCount(summary.perSecond)} records/s`,
+					series: index,
+				})),
+			});
+		}
+		const runs = data.configs[0]?.series[0]?.runs.length ?? 0;
+		return {
+			markdown: [
+				`Received-invoice records (22 Czech-named string fields, spec §2.2), each with a unique key, imported into an emptied record type. ` +
+					`Batch size 1 sends one request per record, so it runs on ${formatCount(data.configs[0]?.count ?? 0)} records only. ` +
+					`Medians of ${runs} runs. "Requests" and "all stored once" come from the sandbox's own statistics: every record stored exactly once, none twice. ` +
+					'Peak RSS includes the input items, built before the measured operation ("before").',
+				'',
+				markdownTable({
+					headers: ['Client', 'Records', 'Median time', 'Range', 'Records/s', 'Time vs raw', 'Requests', 'Peak RSS', 'Client CPU', 'Sandbox CPU', 'All stored once'],
+					rows,
+				}),
+			].join('\n'),
+			targets,
+			charts: [
+				{
+					file: 'import.svg',
+					alt: 'Import throughput per batch size',
+					svg: barChartSvg({ title: 'Import: records per second by batch size', unit: 'records per second (higher is better)', groups }),
+				},
+			],
+		};
+	},
+};

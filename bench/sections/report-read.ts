@@ -1,0 +1,225 @@
+import { TOKENS } from '../../test/sandbox/seeds';
+import type { BenchContext, Rendered, Section, Series, TargetCheck } from '../lib/context';
+import { markdownTable } from '../lib/markdown';
+import { measure } from '../lib/measure';
+import { formatCount, formatMiB, formatMs, formatPercent, formatRatio } from '../lib/stats';
+import { findSeries, record, summarize, type Summary } from '../lib/summary';
+import { barChartSvg } from '../lib/svg';
+import type { Client } from '../lib/tasks';
+import { readInN8n, type N8nReadData } from './n8n-read';
+
+export const READ_REPORT_ID = 'bench-read';
+
+export interface ReadData {
+	rows: number;
+	pageSize: number;
+	concurrency: number;
+	latencies: Array<{ latencyMs: number; series: Series[] }>;
+	/** The same reads inside a real n8n, compared by the node execution times n8n records. */
+	n8n?: N8nReadData;
+	n8nSkipped?: string;
+}
+
+interface Variant {
+	label: string;
+	client: Client;
+	concurrency: number;
+}
+
+function variants(concurrency: number): Variant[] {
+	return [
+		{ label: 'raw axios, sequential', client: 'raw', concurrency: 1 },
+		{ label: 'Get Report Rows, sequential', client: 'node', concurrency: 1 },
+		{ label: `raw axios, ${concurrency} in parallel`, client: 'raw', concurrency },
+		{ label: `Get Report Rows, ${concurrency} in parallel`, client: 'node', concurrency },
+	];
+}
+
+export const reportRead: Section<ReadData> = {
+	id: 'report-read',
+	title: 'Report read',
+	async run(context: BenchContext): Promise<ReadData> {
+		const rows = context.quick ? 20_000 : 100_000;
+		const pageSize = 1000;
+		const concurrency = 8;
+		const runs = context.quick ? 1 : 5;
+		const { sandbox } = context;
+		await sandbox.reset();
+		await sandbox.defineBankReport(READ_REPORT_ID, rows);
+		const data: ReadData = { rows, pageSize, concurrency, latencies: [] };
+		for (const latencyMs of [0, 20]) {
+			await sandbox.setFaults(latencyMs > 0 ? [{ route: 'report', latencyMs }] : []);
+			const series: Series[] = [];
+			// Runs interleaved (A B C D A B C D ...), so that a slow phase of the machine hits every variant.
+			for (let run = 0; run < runs; run++) {
+				for (const variant of variants(concurrency)) {
+					const measurement = await measure(
+						{
+							kind: 'read',
+							client: variant.client,
+							baseUrl: sandbox.baseUrl,
+							token: TOKENS.analysisAdmin,
+							reportId: READ_REPORT_ID,
+							pageSize,
+							concurrency: variant.concurrency,
+						},
+						{ sandbox, profileDir: context.profileDir },
+					);
+					context.log(
+						`read ${latencyMs} ms, ${variant.label}: ${formatMs(measurement.elapsedMs)}, ${formatCount(measurement.count)} rows, peak ${formatMiB(measurement.peakRssMiB)}`,
+					);
+					record(series, variant.label, measurement);
+				}
+			}
+			data.latencies.push({ latencyMs, series });
+		}
+		await sandbox.setFaults([]);
+		try {
+			data.n8n = await readInN8n(context, { reportId: READ_REPORT_ID, rows, pageSize, concurrency });
+		} catch (error) {
+			data.n8nSkipped = (error as Error).message;
+			context.log(`read in real n8n skipped: ${data.n8nSkipped}`);
+		}
+		return data;
+	},
+	render(data: ReadData): Rendered {
+		const targets: TargetCheck[] = [];
+		const lines: string[] = [
+			`${formatCount(data.rows)} rows of a generated bank-transaction report (8 columns), page size ${formatCount(data.pageSize)}, read to the end (Return All) and keyed by column name. ` +
+				`Added latency is a per-request delay in the sandbox. Each configuration ran in a fresh process; the table shows medians of the runs. ` +
+				'"Node CPU" is the measuring process\'s CPU time during the read; "sandbox CPU" is the sandbox process\'s CPU time divided by the wall time (well below 100 % = the sandbox was not the bottleneck).',
+			'',
+		];
+		const bars: Array<{ label: string; bars: Array<{ label: string; value: number; text: string; series: number }> }> = [];
+		for (const { latencyMs, series } of data.latencies) {
+			const summaries = series.map(summarize);
+			const raw = (parallel: boolean) => summaries[parallel ? 2 : 0];
+			const rows = summaries.map((summary, index) => {
+				const baseline = raw(index >= 2);
+				const ok = series[index].runs.every((run) => run.count === data.rows && run.details.uniqueIds === data.rows && run.details.ordered === true);
+				return [
+					summary.label,
+					formatMs(summary.medianMs),
+					`${formatMs(summary.minMs)}–${formatMs(summary.maxMs)}`,
+					formatCount(summary.perSecond),
+					formatRatio(summary.medianMs / baseline.medianMs),
+					formatMiB(summary.peakRssMiB),
+					formatMs(summary.cpuMs),
+					formatPercent(summary.sandboxBusy),
+					ok ? `${formatCount(summary.count)} ✔` : `✘ ${formatCount(summary.count)}`,
+				];
+			});
+			lines.push(
+				`**${latencyMs} ms added latency** (${summaries[0].runs} runs each)`,
+				'',
+				markdownTable({
+					headers: ['Client', 'Median time', 'Range', 'Rows/s', 'Time vs raw at same concurrency', 'Peak RSS', 'Node CPU', 'Sandbox CPU', 'Rows unique, in order'],
+					rows,
+				}),
+				'',
+			);
+			const limit = latencyMs === 0 ? 1.2 : 1.15;
+			for (const parallel of [false, true]) {
+				const node = summaries[parallel ? 3 : 1];
+				const ratio = node.medianMs / raw(parallel).medianMs;
+				targets.push({
+					target: `Get Report Rows ${parallel ? `(${data.concurrency} in parallel)` : '(sequential)'} at ${latencyMs} ms: ≤ ${limit}× the raw client's time`,
+					measured: `${formatRatio(ratio)} (${formatMs(node.medianMs)} vs ${formatMs(raw(parallel).medianMs)})`,
+					met: ratio <= limit,
+				});
+			}
+			bars.push({
+				label: `${latencyMs} ms added latency per request`,
+				bars: summaries.map((summary, index) => ({
+					label: summary.label,
+					value: summary.perSecond,
+					text: `${formatCount(summary.perSecond)} rows/s`,
+					series: index,
+				})),
+			});
+		}
+		if (data.n8n) {
+			const n8n = renderN8nRead(data.n8n, data, targets);
+			lines.push(...n8n.lines);
+			bars.push(...n8n.bars);
+		} else {
+			lines.push(`Real-n8n comparison not run: ${data.n8nSkipped ?? 'unknown reason'}.`, '');
+		}
+		return {
+			markdown: lines.join('\n'),
+			targets,
+			charts: [
+				{
+					file: 'report-read.svg',
+					alt: 'Report read throughput per client',
+					svg: barChartSvg({
+						title: `Report read: ${formatCount(data.rows)} rows, page size ${formatCount(data.pageSize)}`,
+						unit: 'rows per second (higher is better)',
+						groups: bars,
+					}),
+				},
+			],
+		};
+	},
+};
+
+function renderN8nRead(
+	n8n: N8nReadData,
+	data: ReadData,
+	targets: TargetCheck[],
+): { lines: string[]; bars: Array<{ label: string; bars: Array<{ label: string; value: number; text: string; series: number }> }> } {
+	const lines: string[] = [
+		`**Inside n8n ${n8n.n8nVersion}** (real n8n on Node ${n8n.nodeVersion}, workflows run with \`n8n execute --id … --rawOutput\`; times are the node execution times n8n records in the run data, so n8n's start-up is not counted; ${n8n.runs} runs each, medians). ` +
+			`The HTTP Request node uses its built-in pagination (offset = \`$pageCount × ${formatCount(data.pageSize)}\`, stop when a page has fewer rows), which requests one page after the other and outputs one item per page; ` +
+			'to get one item per row like Get Report Rows, a Split Out node follows it, and its time is added. Peak RSS is that of the whole `n8n execute` process (n8n itself included).',
+		'',
+	];
+	const bars: Array<{ label: string; bars: Array<{ label: string; value: number; text: string; series: number }> }> = [];
+	for (const latency of n8n.latencies) {
+		const byLabel = new Map(latency.variants.map((variant) => [variant.label, variant]));
+		const http = byLabel.get('HTTP Request (pagination) + Split Out');
+		const rows = latency.variants.map((variant) => [
+			variant.label,
+			formatMs(variant.medianMs),
+			formatCount((data.rows * 1000) / variant.medianMs),
+			http ? formatRatio(http.medianMs / variant.medianMs) : '–',
+			formatMiB(variant.peakRssMiB),
+			variant.ok ? `${formatCount(variant.rows)} ✔` : `✘ ${formatCount(variant.rows)}`,
+		]);
+		lines.push(
+			`*${latency.latencyMs} ms added latency, inside n8n*`,
+			'',
+			markdownTable({
+				headers: ['Node', 'Median node time (run data)', 'Rows/s', 'Speed-up vs HTTP Request + Split Out', 'Peak RSS of n8n', 'Rows unique, in order'],
+				rows,
+			}),
+			'',
+		);
+		const parallel = latency.variants.find((variant) => variant.label.startsWith('Get Report Rows') && variant.label.includes('parallel'));
+		if (latency.latencyMs === 20 && http && parallel) {
+			const speedUp = http.medianMs / parallel.medianMs;
+			targets.push({
+				target: "Get Report Rows at 20 ms: ≥ 5× the HTTP Request node's throughput (inside n8n)",
+				measured: `${formatRatio(speedUp)} (${formatMs(parallel.medianMs)} vs ${formatMs(http.medianMs)})`,
+				met: speedUp >= 5,
+			});
+		}
+		bars.push({
+			label: `inside n8n, ${latency.latencyMs} ms added latency`,
+			bars: latency.variants.map((variant, index) => ({
+				label: variant.label,
+				value: (data.rows * 1000) / variant.medianMs,
+				text: `${formatCount((data.rows * 1000) / variant.medianMs)} rows/s`,
+				series: 4 + index,
+			})),
+		});
+	}
+	return { lines, bars };
+}
+
+export function readSummaries(data: ReadData, latencyMs: number): Summary[] {
+	const latency = data.latencies.find((entry) => entry.latencyMs === latencyMs);
+	return latency ? latency.series.map(summarize) : [];
+}
+
+export { findSeries };

@@ -1,0 +1,24 @@
+/** Measuring process for the raw axios client: loads nothing of n8n, so its memory is the client's own. */
+import { importRaw, readReportRaw } from '../clients/raw';
+import { checkRows } from '../lib/check';
+import { invoiceRecords } from '../lib/data';
+import { serveMeasurements, type Prepared } from '../lib/worker-protocol';
+import type { Task } from '../lib/tasks';
+
+serveMeasurements(async (task: Task): Promise<Prepared> => {
+	if (task.kind === 'read') {
+		return {
+			async run() {
+				const { rows, requests } = await readReportRaw(task);
+				return { count: rows.length, details: { requests, ...checkRows(rows) } };
+			},
+		};
+	}
+	const records = invoiceRecords(task.count, task.keyPrefix);
+	return {
+		async run() {
+			const { requests, records: sent } = await importRaw({ ...task, records });
+			return { count: sent, details: { requests } };
+		},
+	};
+});
