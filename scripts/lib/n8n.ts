@@ -134,8 +134,11 @@ export function newInstanceFolder(label: string): string {
 	return folder;
 }
 
-/** Variables of the calling shell that would change how n8n behaves, left out of every n8n process. */
-const inheritedN8nSettings = /^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$|GENERIC_TIMEZONE$)/;
+/**
+ * Variables of the calling process that would change how n8n behaves, left out of every n8n
+ * process. NODE_ENV=test (set by jest) silences n8n's logger and with it the CLI's results.
+ */
+const inheritedN8nSettings = /^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$|GENERIC_TIMEZONE$|NODE_ENV$|JEST_WORKER_ID$)/;
 
 /**
  * One real n8n installation: its user folder, the CLI commands run against it, and the server and
@@ -175,6 +178,10 @@ export class N8nInstance {
 
 	get n8nVersion(): string {
 		return this.runtime.spec.n8nVersion;
+	}
+
+	isServerRunning(): boolean {
+		return this.server !== undefined && isRunning(this.server);
 	}
 
 	get serverLog(): string {
@@ -330,14 +337,18 @@ export class N8nInstance {
 	}
 
 	/**
-	 * Waits until a production webhook path is registered. Probes with OPTIONS (the CORS preflight
-	 * n8n answers for registered paths), which starts no execution; unregistered paths answer 404.
+	 * Waits until a production webhook path is registered, without starting an execution: it asks
+	 * with a method the webhook does not take, which n8n answers "not registered for <method>
+	 * requests" for a registered path and "is not registered" for an unknown one (both 404).
 	 */
-	async waitForWebhook(path: string, timeoutMs = 60_000): Promise<void> {
+	async waitForWebhook(path: string, { method = 'POST', timeoutMs = 60_000 } = {}): Promise<void> {
 		const url = `${this.baseUrl}/webhook/${path.replace(/^\//, '')}`;
-		await waitFor(`webhook ${url} to be registered`, async () => {
-			const response = await fetch(url, { method: 'OPTIONS' }).catch(() => undefined);
-			return response && response.status !== 404 ? true : undefined;
+		const probe = method.toUpperCase() === 'PATCH' ? 'PUT' : 'PATCH';
+		await waitFor(`webhook ${method} ${url} to be registered`, async () => {
+			const response = await fetch(url, { method: probe }).catch(() => undefined);
+			if (!response) return undefined;
+			const body = await response.text();
+			return response.status !== 404 || body.includes(`not registered for ${probe} requests`) ? true : undefined;
 		}, { timeoutMs });
 	}
 
@@ -367,17 +378,22 @@ export class N8nInstance {
 		});
 	}
 
-	/** Calls the internal REST API (/rest/...) as the signed-in owner. */
-	async rest<T>(method: string, path: string, body?: unknown): Promise<T> {
+	/** Requests a path of the editor's backend (/rest/..., /types/...) as the signed-in owner. */
+	async editorRequest<T>(method: string, path: string, body?: unknown): Promise<T> {
 		if (!this.cookie) await this.setupOwner();
-		const response = await fetch(`${this.baseUrl}/rest${path}`, {
+		const response = await fetch(`${this.baseUrl}${path}`, {
 			method,
 			headers: { 'content-type': 'application/json', cookie: this.cookie ?? '' },
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await response.text();
-		if (!response.ok) throw new Error(`${method} /rest${path} answered HTTP ${response.status}: ${text}`);
-		return (JSON.parse(text) as { data: T }).data;
+		if (!response.ok) throw new Error(`${method} ${path} answered HTTP ${response.status}: ${text.slice(0, 2000)}`);
+		return JSON.parse(text) as T;
+	}
+
+	/** Calls the internal REST API the editor uses (/rest/...), unwrapping its { data } envelope. */
+	async rest<T>(method: string, path: string, body?: unknown): Promise<T> {
+		return (await this.editorRequest<{ data: T }>(method, `/rest${path}`, body)).data;
 	}
 
 	/** An API key with every scope, for the public API (created once per instance object). */

@@ -17,6 +17,8 @@ export function readPackageJson(dir = repoRoot): PackageJson {
 
 /** Compiles the package into dist/ with the repository's own build script. */
 export async function buildPackage(): Promise<void> {
+	// From clean, so files of deleted sources cannot linger in dist/ and get published.
+	await run('npm', ['run', 'clean'], { cwd: repoRoot, env: npmEnv() });
 	await run('npm', ['run', 'build'], { cwd: repoRoot, env: npmEnv() });
 }
 

@@ -108,9 +108,14 @@ export function isRunning(child: ChildProcess): boolean {
 /** Ends a process group: a polite signal first, then SIGKILL for whatever is left after the grace period. */
 export async function stopProcess(child: ChildProcess, graceMs = 20_000): Promise<void> {
 	if (isRunning(child)) {
-		const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-		child.kill('SIGTERM');
-		await Promise.race([exited, sleep(graceMs)]);
+		await new Promise<void>((resolve) => {
+			const timer = setTimeout(resolve, graceMs);
+			child.once('exit', () => {
+				clearTimeout(timer);
+				resolve();
+			});
+			child.kill('SIGTERM');
+		});
 	}
 	killGroup(child, 'SIGKILL');
 }

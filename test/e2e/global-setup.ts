@@ -1,0 +1,24 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { buildPackage, packPackage } from '../../scripts/lib/package';
+import { cacheDir } from '../../scripts/lib/paths';
+import { formatDuration } from '../../scripts/lib/proc';
+import { ensureRuntime, runtimeSpec } from '../../scripts/lib/runtime';
+import { e2eDir, runtimeNamesUnderTest, writeSetup } from './harness';
+
+/**
+ * Once per run: installs the n8n releases under test (minutes the first time, then cached),
+ * builds and packs the package, and clears the instance folders of the previous run.
+ */
+export default async function globalSetup(): Promise<void> {
+	const started = Date.now();
+	const log = (line: string) => process.stderr.write(`[e2e] ${line}\n`);
+	log('');
+	for (const name of runtimeNamesUnderTest()) await ensureRuntime(runtimeSpec(name), log);
+	await buildPackage();
+	const packed = await packPackage(join(cacheDir, 'e2e', 'package'));
+	rmSync(join(e2eDir, 'instances'), { recursive: true, force: true });
+	writeSetup({ packed });
+	log(`ready in ${formatDuration(Date.now() - started)}: ${packed.tarball}`);
+}

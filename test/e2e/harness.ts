@@ -1,0 +1,78 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { WorkflowJson } from '../../scripts/lib/n8n';
+import type { PackedPackage } from '../../scripts/lib/package';
+import { cacheDir } from '../../scripts/lib/paths';
+import { installedRuntime, RUNTIMES, runtimeSpec, type Runtime } from '../../scripts/lib/runtime';
+
+export const e2eDir = join(cacheDir, 'e2e');
+const setupFile = join(e2eDir, 'setup.json');
+
+export interface E2eSetup {
+	packed: PackedPackage;
+}
+
+/** The n8n releases to test against: E2E_RUNTIMES (comma-separated names), default all of them. */
+export function runtimeNamesUnderTest(): string[] {
+	const names = (process.env.E2E_RUNTIMES ?? Object.keys(RUNTIMES).join(','))
+		.split(',')
+		.map((name) => name.trim())
+		.filter(Boolean);
+	names.forEach(runtimeSpec);
+	return names;
+}
+
+/** Installed runtimes under test, as [title, runtime] rows for describe.each. */
+export function runtimesUnderTest(): Array<[string, Runtime]> {
+	return runtimeNamesUnderTest().map((name) => {
+		const runtime = installedRuntime(runtimeSpec(name));
+		if (!runtime) throw new Error(`n8n runtime ${name} is not installed; run \`npm run e2e:install -- ${name}\`.`);
+		const node = runtime.spec.node === 'system' ? process.versions.node : runtime.spec.node.version;
+		return [`n8n ${runtime.spec.n8nVersion} on Node.js ${node}`, runtime];
+	});
+}
+
+export function writeSetup(setup: E2eSetup): void {
+	mkdirSync(e2eDir, { recursive: true });
+	writeFileSync(setupFile, JSON.stringify(setup, null, '\t'));
+}
+
+/** What the global setup prepared for this run (the packed package). */
+export function readSetup(): E2eSetup {
+	return JSON.parse(readFileSync(setupFile, 'utf8')) as E2eSetup;
+}
+
+/** A node for workflow(): typeVersion 1 unless given, positioned and given an id automatically. */
+export interface NodeSpec {
+	name: string;
+	type: string;
+	typeVersion?: number;
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
+	id?: string;
+}
+
+/** A workflow whose nodes run one after another, in the order given (the first is the trigger). */
+export function workflow(id: string, name: string, nodes: NodeSpec[]): WorkflowJson {
+	const connections: Record<string, unknown> = {};
+	nodes.slice(1).forEach((node, index) => {
+		connections[nodes[index].name] = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
+	});
+	return {
+		id,
+		name,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: nodes.map((node, index) => ({
+			typeVersion: 1,
+			...node,
+			id: node.id ?? `${id}-${index}`,
+			position: [index * 220, 0],
+		})),
+		connections,
+	};
+}
+
+export const manualTrigger: NodeSpec = { name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} };

@@ -1,0 +1,111 @@
+import { basename } from 'node:path';
+
+import { N8nInstance, nodeOutput } from '../../scripts/lib/n8n';
+import { readPackageJson } from '../../scripts/lib/package';
+import { RECORD_TYPES, REPORTS, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { manualTrigger, readSetup, runtimesUnderTest, workflow } from './harness';
+
+const { packed } = readSetup();
+const pkg = readPackageJson();
+
+/** Node type names n8n derives from the files of the package's n8n block (Records.node.js → records). */
+const declaredNodeTypes = (pkg.n8n?.nodes ?? []).map((file) => {
+	const className = basename(file, '.node.js');
+	return `${pkg.name}.${className[0].toLowerCase()}${className.slice(1)}`;
+});
+
+describe.each(runtimesUnderTest())('the packed package in %s', (_title, runtime) => {
+	let sandbox: Sandbox;
+	let n8n: N8nInstance;
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ port: 0, quiet: true });
+		n8n = await N8nInstance.create({ runtime, package: packed });
+	});
+
+	afterAll(async () => {
+		await n8n?.stop();
+		await sandbox?.close();
+	});
+
+	test('n8n loads every node of the n8n block from the community-package folder', async () => {
+		const nodes = await n8n.exportNodes();
+		const ours = nodes.filter((node) => node.name.startsWith(`${pkg.name}.`));
+
+		expect(declaredNodeTypes).toContain('n8n-nodes-records.records');
+		expect(ours.map((node) => node.name)).toEqual(expect.arrayContaining(declaredNodeTypes));
+		const records = ours.find((node) => node.name === 'n8n-nodes-records.records');
+		expect(records?.credentials?.map((credential) => credential.name)).toEqual(['recordsApi']);
+	});
+
+	test('a workflow imports records into the sandbox through the Records node, run from the CLI', async () => {
+		const tasks = [
+			{ Název: `Zkontrolovat fakturu ${runtime.spec.name}`, Zadal: 'Jana Nováková', Zpracovatel: 'Petr Dvořák' },
+			{ Název: `Objednat papír ${runtime.spec.name}`, Zadal: 'Jana Nováková', Zpracovatel: 'Šárka Černá' },
+		];
+		await n8n.importCredentials([
+			{
+				id: 'e2eRecordsCred01',
+				name: 'Records sandbox',
+				type: 'recordsApi',
+				data: { baseUrl: sandbox.baseUrl, token: TOKENS.import, allowHttp: true },
+			},
+		]);
+		await n8n.importWorkflows([
+			workflow('e2eImportTasks01', 'Import tasks', [
+				manualTrigger,
+				{
+					name: 'Import tasks',
+					type: 'n8n-nodes-records.records',
+					parameters: {
+						resource: 'record',
+						operation: 'import',
+						recordTypeId: RECORD_TYPES.tasks,
+						dataMode: 'json',
+						jsonEvaluation: 'once',
+						jsonRecords: JSON.stringify(tasks),
+					},
+					credentials: { recordsApi: { id: 'e2eRecordsCred01', name: 'Records sandbox' } },
+				},
+			]),
+		]);
+
+		const execution = await n8n.executeSuccessfully('e2eImportTasks01');
+
+		const stored = sandbox.state.getRecords(RECORD_TYPES.tasks).map((record) => record.fields);
+		for (const task of tasks) expect(stored).toContainEqual(expect.objectContaining(task));
+		expect(stored.filter((fields) => fields.Název === tasks[0].Název)).toHaveLength(1);
+		const output = nodeOutput(execution, 'Import tasks');
+		expect(output).toHaveLength(tasks.length);
+		expect(JSON.stringify(execution)).not.toContain(TOKENS.import);
+	});
+
+	test('the editor offers the credential, and its connection test reaches the sandbox', async () => {
+		await n8n.start();
+		await n8n.setupOwner();
+		const credentialTypes = await n8n.editorRequest<Array<{ name: string; properties: Array<{ name: string }> }>>(
+			'GET',
+			'/types/credentials.json',
+		);
+		const recordsApi = credentialTypes.find((type) => type.name === 'recordsApi');
+		expect(recordsApi?.properties.map((property) => property.name)).toEqual(
+			expect.arrayContaining(['baseUrl', 'token', 'allowHttp']),
+		);
+
+		const testConnection = (data: Record<string, unknown>) =>
+			n8n.rest<{ status: string; message: string }>('POST', '/credentials/test', {
+				credentials: { id: '', name: 'Records sandbox', type: 'recordsApi', data },
+			});
+		const base = { baseUrl: sandbox.baseUrl, allowHttp: true, testReportId: REPORTS.bankTransactions };
+
+		await expect(testConnection({ ...base, token: TOKENS.full })).resolves.toMatchObject({ status: 'OK' });
+		const refused = await testConnection({ ...base, token: 'rk_not_a_real_token' });
+		expect(refused.status).toBe('Error');
+		expect(refused.message).toMatch(/401/);
+		expect(refused.message).not.toContain('rk_not_a_real_token');
+		const plainHttp = await testConnection({ ...base, token: TOKENS.full, allowHttp: false });
+		expect(plainHttp.status).toBe('Error');
+		expect(plainHttp.message).toMatch(/http/i);
+		expect(plainHttp.message).not.toContain(TOKENS.full);
+	});
+});
