@@ -231,6 +231,21 @@ function immediateReplyBody(context: IWebhookFunctions): Checked<unknown> {
 	}
 }
 
+/**
+ * The values of the Path's ":name" segments. n8n's request parameters may hold more (its own route
+ * parameter for the whole path), which are not the caller's.
+ */
+function pathParameters(context: IWebhookFunctions): IDataObject {
+	const names = String(context.getNodeParameter('path', ''))
+		.split('/')
+		.filter((segment) => segment.startsWith(':'))
+		.map((segment) => segment.slice(1));
+	const params = context.getParamsData() as IDataObject;
+	const result: IDataObject = {};
+	for (const name of names) if (params[name] !== undefined) result[name] = params[name];
+	return result;
+}
+
 function visibleHeaders(headers: Record<string, HeaderValue>): IDataObject {
 	const result: IDataObject = {};
 	for (const [name, value] of Object.entries(headers)) {
@@ -335,7 +350,7 @@ export async function receiveCall(this: IWebhookFunctions): Promise<IWebhookResp
 		replyFormat: format,
 		body: body.value as IDataObject,
 		query: this.getQueryData() as IDataObject,
-		params: this.getParamsData() as IDataObject,
+		params: pathParameters(this),
 	};
 	if (ping) json.ping = true;
 	if (options.includeHeaders === true) json.headers = visibleHeaders(req.headers);
