@@ -5,9 +5,12 @@
  *
  * The sandbox runs in a child process (so the client's work does not share its event loop) unless
  * --in-process is given. The client is plain node:http with a keep-alive agent; every request count
- * is bounded. Prints requests/s, rows/s and records/s per scenario.
+ * is bounded. Prints requests/s, rows/s and records/s per scenario and, for the child process, the
+ * sandbox CPU time used and what one fully used core of it serves (rows or records per CPU-second):
+ * that capacity figure holds whatever else the machine is doing.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { INVOICE_KEY_FIELD, RECORD_TYPES, TOKENS, startSandbox } from './server';
@@ -43,8 +46,20 @@ function send(agent: http.Agent, baseUrl: string, method: string, urlPath: strin
 	});
 }
 
-async function run(scenario: Scenario, concurrency: number): Promise<Record<string, string | number>> {
+/** User + system CPU milliseconds a process has used (Linux /proc; 100 clock ticks per second). */
+function cpuMsOf(pid: number): number | undefined {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		return (Number(fields[11]) + Number(fields[12])) * 10;
+	} catch {
+		return undefined;
+	}
+}
+
+async function run(scenario: Scenario, concurrency: number, serverPid?: number): Promise<Record<string, string | number>> {
 	const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+	const cpuBefore = serverPid === undefined ? undefined : cpuMsOf(serverPid);
 	let next = 0;
 	let bytes = 0;
 	const started = performance.now();
@@ -58,6 +73,16 @@ async function run(scenario: Scenario, concurrency: number): Promise<Record<stri
 	await Promise.all(Array.from({ length: concurrency }, worker));
 	const seconds = (performance.now() - started) / 1000;
 	agent.destroy();
+	const cpuAfter = serverPid === undefined ? undefined : cpuMsOf(serverPid);
+	const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+	// What one core of sandbox CPU can serve: a capacity figure that does not depend on the client.
+	const capacity: Record<string, number> =
+		cpuMs === undefined || cpuMs === 0
+			? {}
+			: {
+					'sandbox CPU ms': cpuMs,
+					[`${scenario.unit}/CPU-s`]: Math.round((scenario.requests * scenario.itemsPerRequest * 1000) / cpuMs),
+				};
 	return {
 		scenario: scenario.name,
 		requests: scenario.requests,
@@ -65,6 +90,7 @@ async function run(scenario: Scenario, concurrency: number): Promise<Record<stri
 		[`${scenario.unit}/s`]: Math.round((scenario.requests * scenario.itemsPerRequest) / seconds),
 		'MB/s': Math.round((bytes / seconds / 1e6) * 10) / 10,
 		seconds: Math.round(seconds * 100) / 100,
+		...capacity,
 	};
 }
 
@@ -117,6 +143,7 @@ async function main(): Promise<void> {
 	const inProcess = process.argv.includes('--in-process');
 	let baseUrl: string;
 	let stop: () => Promise<void>;
+	let serverPid: number | undefined;
 	const externalUrl = process.argv[process.argv.indexOf('--url') + 1];
 	if (process.argv.includes('--url')) {
 		// An already running sandbox (e.g. one started with --cpu-prof); it needs --bank-rows 100000.
@@ -129,6 +156,7 @@ async function main(): Promise<void> {
 	} else {
 		const started = await startChild(bankRows);
 		baseUrl = started.baseUrl;
+		serverPid = started.child.pid;
 		stop = async () => {
 			started.child.kill('SIGTERM');
 		};
@@ -172,7 +200,7 @@ async function main(): Promise<void> {
 	try {
 		for (const scenario of scenarios) {
 			await send(new http.Agent(), baseUrl, 'POST', '/__sandbox/reset', '{}');
-			results.push(await run(scenario, concurrency));
+			results.push(await run(scenario, concurrency, serverPid));
 		}
 	} finally {
 		await stop();
