@@ -34,6 +34,7 @@ import type {
 	INodeType,
 	INodeTypes,
 	IRequestOptionsSimplified,
+	IRun,
 	ITriggerFunctions,
 	ITriggerResponse,
 	IVersionedNodeType,
@@ -80,7 +81,7 @@ export interface RunNodeResult {
 	error?: ExecutionBaseError;
 	executionTimeMs: number;
 	/** The whole run as n8n records it, for assertions the fields above do not cover. */
-	run: Awaited<ReturnType<WorkflowExecute['processRunExecutionData']>>;
+	run: IRun;
 }
 
 export interface RunPollOptions {
@@ -371,7 +372,8 @@ function observingErrors(nodeType: INodeType, onError: (error: unknown) => void)
 
 /**
  * Runs `nodeType` in a two-node workflow (manual start → node) through n8n's WorkflowExecute, the
- * way n8n runs a workflow started by hand in the editor.
+ * way n8n runs a workflow started by hand in the editor. Rejects with n8n's WorkflowHasIssuesError,
+ * before any request, when the node's parameters fail its description's own checks.
  */
 export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	prepareContainer();
