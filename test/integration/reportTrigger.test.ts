@@ -1,0 +1,321 @@
+/**
+ * Records Report Trigger through n8n-core's PollContext and TriggersAndPollers, over real HTTP against
+ * the Records sandbox. The static data returned by one poll is passed to the next, as n8n persists it;
+ * a new node instance for a poll stands for a restarted n8n (or another queue-mode worker).
+ */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { RecordsReportTrigger } from '../../nodes/RecordsReportTrigger/RecordsReportTrigger.node';
+import { STATE_KEY } from '../../nodes/RecordsReportTrigger/rememberedRows';
+import { runPoll, type RunPollOptions } from '../harness/n8n';
+import { generateBankRows, REPORTS, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+
+jest.setTimeout(120_000);
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0, quiet: true });
+});
+afterAll(async () => await sandbox.close());
+beforeEach(() => sandbox.reset());
+
+async function control(method: string, path: string, body?: unknown): Promise<unknown> {
+	const response = await fetch(`${sandbox.baseUrl}/__sandbox${path}`, {
+		method,
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	if (!response.ok) throw new Error(`Sandbox control ${method} ${path}: ${response.status} ${await response.text()}`);
+	return await response.json();
+}
+
+const appendBankRows = async (count: number, reportId: string = REPORTS.bankTransactions) =>
+	await control('POST', `/reports/${reportId}/rows`, { generate: count });
+
+const LEDGER_COLUMNS = [
+	{ id: 'k1', name: 'Doklad' },
+	{ id: 'k2', name: 'Částka' },
+	{ id: 'k3', name: 'Stav' },
+];
+
+/** Defines (or replaces) a small report `ledger` with rows [doklad, částka, stav]. */
+async function defineLedger(rows: Array<[string, string, string]>) {
+	await control('POST', '/reports', {
+		id: 'ledger',
+		columns: LEDGER_COLUMNS,
+		rows: rows.map(([k1, k2, k3]) => ({ k1, k2, k3 })),
+	});
+}
+
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+
+interface PollSetup {
+	parameters?: IDataObject;
+	staticData?: IDataObject;
+	mode?: RunPollOptions['mode'];
+	token?: string;
+}
+
+/** One poll by a fresh node instance, with the static data of the previous poll. */
+async function poll({ parameters = {}, staticData, mode = 'trigger', token = TOKENS.analysisAdmin }: PollSetup = {}) {
+	return await runPoll({
+		nodeType: new RecordsReportTrigger(),
+		parameters: { report: byId(REPORTS.bankTransactions), ...parameters },
+		credentials: { baseUrl: sandbox.baseUrl, token, allowHttp: true },
+		staticData,
+		mode,
+	});
+}
+
+const ids = (items: INodeExecutionData[] | null, key = 'ID transakce') => (items ?? []).map((item) => item.json[key]);
+
+const txIds = (from: number, count: number) =>
+	Array.from({ length: count }, (_, index) => `TX${String(from + index).padStart(8, '0')}`);
+
+/** The trigger's remembered rows inside the workflow's static data. */
+const remembered = (staticData: IDataObject) =>
+	(staticData['node:Records Report Trigger'] as IDataObject | undefined)?.[STATE_KEY] as IDataObject | undefined;
+
+const reportRequests = () => sandbox.state.stats.requests.report?.total ?? 0;
+
+describe('Records Report Trigger: first run', () => {
+	it('by default only remembers the rows already there, then emits each added row once', async () => {
+		const first = await poll();
+		expect(first.items).toBeNull();
+		expect(remembered(first.staticData)?.count).toBe(10_000);
+
+		const unchanged = await poll({ staticData: first.staticData });
+		expect(unchanged.items).toBeNull();
+
+		await appendBankRows(5);
+		const added = await poll({ staticData: unchanged.staticData });
+		expect(ids(added.items)).toEqual(txIds(10_001, 5));
+		expect(added.items?.[0].json).toMatchObject({ 'ID transakce': 'TX00010001', 'Účet': generateBankRows(1, 10_000)[0].c8 });
+
+		const again = await poll({ staticData: added.staticData });
+		expect(again.items).toBeNull();
+	});
+
+	it('emits every current row once when asked to, in report order', async () => {
+		const first = await poll({ parameters: { firstRun: 'emit', options: { concurrency: 4 } } });
+		expect(ids(first.items)).toEqual(txIds(1, 10_000));
+
+		await appendBankRows(3);
+		const next = await poll({ parameters: { firstRun: 'emit', options: { concurrency: 4 } }, staticData: first.staticData });
+		expect(ids(next.items)).toEqual(txIds(10_001, 3));
+	});
+
+	it('starts afresh when the report or the row identity changes', async () => {
+		const first = await poll({ parameters: { firstRun: 'emit', report: byId(REPORTS.costs) } });
+		expect(first.items).toHaveLength(60);
+
+		// Same static data, another identity: a first run again.
+		const rekeyed = await poll({
+			parameters: { firstRun: 'emit', report: byId(REPORTS.costs), rowIdentity: 'columns', keyColumns: 'Interní číslo' },
+			staticData: first.staticData,
+		});
+		expect(rekeyed.items).toHaveLength(60);
+	});
+});
+
+describe('Records Report Trigger: rows added between polls', () => {
+	it('emits added rows exactly once across restarts, whatever the batch sizes', async () => {
+		let { staticData } = await poll({ parameters: { rowIdentity: 'columns', keyColumns: 'ID transakce' } });
+		const emitted: unknown[] = [];
+		for (const count of [1, 0, 250, 7, 0, 120]) {
+			if (count > 0) await appendBankRows(count);
+			const result = await poll({ parameters: { rowIdentity: 'columns', keyColumns: 'ID transakce' }, staticData });
+			emitted.push(...ids(result.items));
+			// What n8n stores is plain JSON: the next poll starts from a serialised copy.
+			staticData = JSON.parse(JSON.stringify(result.staticData)) as IDataObject;
+		}
+		expect(emitted).toEqual(txIds(10_001, 378));
+	});
+
+	it('emits rows added while faults hit the reads, still exactly once', async () => {
+		let { staticData } = await poll({ parameters: { options: { concurrency: 4 } } });
+		await control('POST', '/faults', [
+			{ route: 'report', status: 503, retryAfter: 0, probability: 0.1, seed: 4 },
+			{ route: 'report', reset: true, probability: 0.05, seed: 9 },
+		]);
+		const emitted: unknown[] = [];
+		for (const count of [40, 160, 1]) {
+			await appendBankRows(count);
+			const result = await poll({ parameters: { options: { concurrency: 4 } }, staticData });
+			emitted.push(...ids(result.items));
+			staticData = result.staticData;
+		}
+		expect(emitted).toEqual(txIds(10_001, 201));
+		expect(sandbox.state.stats.faults.total).toBeGreaterThan(3);
+	});
+
+	it('a failed poll emits nothing and keeps the state, so the next poll emits the rows', async () => {
+		const { staticData } = await poll();
+		await appendBankRows(2);
+		await control('POST', '/faults', { route: 'report', status: 500 });
+
+		await expect(poll({ staticData, parameters: { options: { retryAttempts: 0 } } })).rejects.toThrow(
+			'The service failed while processing the request for the report "bank-transactions" (500)',
+		);
+
+		await control('DELETE', '/faults');
+		const next = await poll({ staticData });
+		expect(ids(next.items)).toEqual(txIds(10_001, 2));
+	});
+});
+
+describe('Records Report Trigger: row identity', () => {
+	const ledger: Array<[string, string, string]> = [
+		['D1', '100,00', 'Nová'],
+		['D2', '250,00', 'Nová'],
+	];
+
+	it('by key columns: an edited row is not emitted again, a new key is', async () => {
+		await defineLedger(ledger);
+		const parameters = { report: byId('ledger'), rowIdentity: 'columns', keyColumns: 'Doklad' };
+		const first = await poll({ parameters });
+
+		await defineLedger([['D1', '100,00', 'Uhrazeno'], ledger[1], ['D3', '80,00', 'Nová']]);
+		const next = await poll({ parameters, staticData: first.staticData });
+
+		expect(next.items?.map((item) => item.json)).toEqual([{ Doklad: 'D3', Částka: '80,00', Stav: 'Nová' }]);
+	});
+
+	it('by whole row: an edited row counts as new, and identical rows are counted', async () => {
+		await defineLedger([...ledger, ledger[0]]);
+		const parameters = { report: byId('ledger'), firstRun: 'emit' };
+		const first = await poll({ parameters });
+		expect(first.items).toHaveLength(3);
+
+		await defineLedger([['D1', '100,00', 'Uhrazeno'], ledger[1], ledger[0], ledger[0], ledger[0]]);
+		const next = await poll({ parameters, staticData: first.staticData });
+
+		// The edited D1, and a third copy of D1 where two were seen.
+		expect(next.items?.map((item) => item.json)).toEqual([
+			{ Doklad: 'D1', Částka: '100,00', Stav: 'Uhrazeno' },
+			{ Doklad: 'D1', Částka: '100,00', Stav: 'Nová' },
+		]);
+	});
+
+	it('names an unknown key column and lists the columns; no state is written', async () => {
+		await expect(
+			poll({ parameters: { report: byId(REPORTS.costs), rowIdentity: 'columns', keyColumns: 'Číslo' } }),
+		).rejects.toThrow('Key Columns: report "costs" has no column "Číslo"');
+	});
+});
+
+describe('Records Report Trigger: bounded memory', () => {
+	const rows = (prefix: string, count: number): Array<[string, string, string]> =>
+		Array.from({ length: count }, (_, index) => [`${prefix}${index + 1}`, '1,00', 'Nová']);
+
+	it('keeps at most Max Remembered Rows, forgetting rows gone from the report the longest first', async () => {
+		const parameters = { report: byId('ledger'), rowIdentity: 'columns', keyColumns: 'k1', options: { maxRemembered: 10 } };
+		await defineLedger(rows('A', 8));
+		let { staticData } = await poll({ parameters });
+
+		// All A rows leave the report, eight B rows arrive: 16 identities, cut to the 10 newest.
+		await defineLedger(rows('B', 8));
+		const b = await poll({ parameters, staticData });
+		expect(ids(b.items, 'Doklad')).toEqual(rows('B', 8).map(([doklad]) => doklad));
+		staticData = b.staticData;
+		expect(remembered(staticData)?.count).toBe(10);
+		expect(String(remembered(staticData)?.identities)).toHaveLength(10 * 12);
+
+		// A7 and A8 are still remembered; A1 was forgotten, so it is new again.
+		await defineLedger([['A1', '1,00', 'Nová'], ['A8', '1,00', 'Nová'], ...rows('B', 8)]);
+		const back = await poll({ parameters, staticData });
+		expect(ids(back.items, 'Doklad')).toEqual(['A1']);
+	});
+
+	it('refuses a report with more rows than it may remember, without emitting or forgetting', async () => {
+		const { staticData } = await poll({ parameters: { options: { maxRemembered: 20_000 } } });
+		await appendBankRows(1);
+
+		await expect(poll({ staticData, parameters: { options: { maxRemembered: 10_000 } } })).rejects.toThrow(
+			'Report "bank-transactions" has 10001 rows, more than Max Remembered Rows (10000)',
+		);
+		const next = await poll({ staticData, parameters: { options: { maxRemembered: 20_000 } } });
+		expect(ids(next.items)).toEqual(['TX00010001']);
+	});
+
+	it('stores 12 characters per remembered row', async () => {
+		const { staticData } = await poll();
+		expect(JSON.stringify(staticData).length).toBeLessThan(10_000 * 12 + 500);
+	});
+});
+
+describe('Records Report Trigger: manual test run', () => {
+	it('returns the latest rows as a sample and leaves the state as it was', async () => {
+		const manual = await poll({ mode: 'manual' });
+		expect(ids(manual.items)).toEqual(txIds(9_991, 10));
+		expect(remembered(manual.staticData)).toBeUndefined();
+
+		const { staticData } = await poll();
+		await appendBankRows(3);
+		const withNew = await poll({ mode: 'manual', staticData });
+		expect(ids(withNew.items)).toEqual(txIds(10_001, 3));
+		expect(withNew.staticData).toEqual(staticData);
+
+		// The active trigger still emits the three rows the test run showed.
+		const active = await poll({ staticData });
+		expect(ids(active.items)).toEqual(txIds(10_001, 3));
+	});
+
+	it('applies the output options to the sample', async () => {
+		const manual = await poll({
+			mode: 'manual',
+			parameters: { report: byId(REPORTS.costs), options: { conversion: 'auto', includeColumns: true } },
+		});
+		const last = manual.items?.[9].json as IDataObject;
+		expect(last['Interní číslo']).toBe('FP-2025-0060');
+		expect(typeof last['Částka']).toBe('number');
+		expect(typeof last['Částka (2)']).toBe('number');
+		expect(last._columns).toHaveLength(8);
+	});
+});
+
+describe('Records Report Trigger: output and errors', () => {
+	it('can put all new rows of a poll in one item', async () => {
+		const { staticData } = await poll();
+		await appendBankRows(4);
+
+		const next = await poll({ staticData, parameters: { options: { outputMode: 'all', outputKeys: 'id' } } });
+
+		expect(next.items).toHaveLength(1);
+		expect(next.items?.[0].json).toEqual({
+			reportId: REPORTS.bankTransactions,
+			rowCount: 4,
+			rows: generateBankRows(4, 10_000),
+		});
+	});
+
+	it('reads a large report in parallel on every poll, one pass per poll', async () => {
+		await control('POST', '/reports', { id: 'bank-large', generate: 'bank', rows: 50_000 });
+		const parameters = { report: byId('bank-large'), options: { pageSize: 1000, concurrency: 6 } };
+
+		const first = await poll({ parameters });
+		expect(first.items).toBeNull();
+		const afterFirst = reportRequests();
+		expect(afterFirst).toBeLessThanOrEqual(50 + 6);
+
+		await appendBankRows(1500, 'bank-large');
+		const next = await poll({ parameters, staticData: first.staticData });
+		expect(ids(next.items)).toEqual(txIds(50_001, 1500));
+	});
+
+	it('reports a refused token without showing it, and a report not shared through the API', async () => {
+		const refused = poll({ token: TOKENS.expired });
+		await expect(refused).rejects.toThrow('The service refused the API token (401)');
+		await refused.catch((error: unknown) => expect(JSON.stringify(error)).not.toContain(TOKENS.expired));
+
+		await expect(poll({ parameters: { report: byId(REPORTS.notShared) } })).rejects.toThrow(
+			'The report "not-shared" does not exist or is not made available through the API (404)',
+		);
+	});
+
+	it('returns nothing for an empty report', async () => {
+		await control('POST', '/reports', { id: 'empty', columns: LEDGER_COLUMNS, rows: [] });
+		const result = await poll({ parameters: { report: byId('empty'), firstRun: 'emit' } });
+		expect(result.items).toBeNull();
+	});
+});
