@@ -3,6 +3,8 @@
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }];
 
 module.exports = {
+	// A global option: jest ignores it inside a project entry.
+	testTimeout: 60000,
 	projects: [
 		{
 			displayName: 'unit',
@@ -15,7 +17,6 @@ module.exports = {
 			testEnvironment: 'node',
 			transform: { '^.+\\.ts$': tsJest },
 			testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/test/sandbox/**/*.test.ts'],
-			testTimeout: 60000,
 		},
 	],
 };
