@@ -289,6 +289,31 @@ describe('dates', () => {
 		expect(prepareValue('DUZP', '2026-03-28T23:30:00Z', withTime)).toBe('29.3.2026 0:30');
 	});
 
+	it('switches the offset exactly at the end of summer time, and in half-hour zones', () => {
+		const withTime = (timezone: string) => options({ timezone, dateFormat: 'd.M.yyyy H:mm' });
+		const at = (iso: string, timezone: string) => prepareValue('X', new Date(iso), withTime(timezone));
+		expect(at('2026-10-25T00:59:00Z', 'Europe/Prague')).toBe('25.10.2026 2:59');
+		expect(at('2026-10-25T01:00:00Z', 'Europe/Prague')).toBe('25.10.2026 2:00');
+		expect(at('2026-10-03T15:29:00Z', 'Australia/Lord_Howe')).toBe('4.10.2026 1:59');
+		expect(at('2026-10-03T15:30:00Z', 'Australia/Lord_Howe')).toBe('4.10.2026 2:30');
+		expect(at('2026-01-31T18:30:00Z', 'Asia/Kolkata')).toBe('1.2.2026 0:00');
+		expect(at('1999-12-31T23:00:00Z', 'Europe/Prague')).toBe('1.1.2000 0:00');
+	});
+
+	it('reads every written offset form, and keeps a date-time without one as written', () => {
+		const dateFields = new Set(['DUZP']);
+		const withTime = options({ dateFields, dateFormat: 'd.M.yyyy H:mm' });
+		expect(prepareValue('DUZP', '2026-01-31T10:00:00+0530', withTime)).toBe('31.1.2026 5:30');
+		expect(prepareValue('DUZP', '2026-01-31T10:00+01', withTime)).toBe('31.1.2026 10:00');
+		expect(prepareValue('DUZP', '2026-01-31T10:00:00.999Z', withTime)).toBe('31.1.2026 11:00');
+		expect(prepareValue('DUZP', '2026-03-29T02:30:00', withTime)).toBe('29.3.2026 2:30');
+		expect(prepareValue('DUZP', '2028-02-29', withTime)).toBe('29.2.2028 0:00');
+		expect(refusal(() => prepareValue('DUZP', '2026-02-29', withTime)).message).toContain('not a valid calendar date');
+		expect(refusal(() => prepareValue('DUZP', '2026-01-31T25:00:00Z', withTime)).message).toContain(
+			'not a valid calendar date',
+		);
+	});
+
 	it('writes the other date formats', () => {
 		const date = DateTime.fromISO('2026-02-05T09:05:00', { zone: 'Europe/Prague' });
 		expect(formatDateValue(date, options({ dateFormat: 'dd.MM.yyyy' }))).toBe('05.02.2026');

@@ -6,7 +6,7 @@
  * NFC) unless its field is named as a date or number field. Only values whose type says what they
  * are (numbers, booleans, dates) are formatted without being asked.
  */
-import { DateTime, IANAZone } from 'luxon';
+import { IANAZone } from 'luxon';
 
 export type DateFormat = 'd.M.yyyy' | 'dd.MM.yyyy' | 'd.M.yyyy H:mm';
 export type NumberFormat = 'decimalComma' | 'decimalPoint' | 'number';
@@ -71,8 +71,17 @@ export class RecordValueError extends Error {
 	}
 }
 
+/** Field names repeat in every record; normalizing each once saves most of the work. */
+const normalizedNames = new Map<string, string>();
+
 export function normalizeFieldName(name: string): string {
-	return name.normalize('NFC').trim();
+	let normalized = normalizedNames.get(name);
+	if (normalized === undefined) {
+		normalized = name.normalize('NFC').trim();
+		if (normalizedNames.size >= 10_000) normalizedNames.clear();
+		normalizedNames.set(name, normalized);
+	}
+	return normalized;
 }
 
 /** Parses a comma-separated list of field names into their normalized forms. */
@@ -126,9 +135,9 @@ function isJsDate(value: unknown): value is Date {
 	return Object.prototype.toString.call(value) === '[object Date]';
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_DATE_TIME =
-	/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
+	/^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
 const LOCAL_DATE = /^(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
 
 /** Whether a string is an ISO 8601 date or date-time (the shapes JSON APIs and n8n produce). */
@@ -136,16 +145,106 @@ export function looksLikeIsoDate(text: string): boolean {
 	return ISO_DATE.test(text) || ISO_DATE_TIME.test(text);
 }
 
-/** Formats an instant (in ms since the epoch) as a calendar date in `timezone`. */
-function formatInstant(millis: number, options: ValuePreparationOptions): string {
-	return DateTime.fromMillis(millis, { zone: options.timezone }).toFormat(options.dateFormat);
+/** A calendar date and wall-clock time, as written in a date field. */
+interface WallTime {
+	year: number;
+	month: number;
+	day: number;
+	hour: number;
+	minute: number;
+}
+
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+function formatWallTime(time: WallTime, format: DateFormat): string {
+	if (format === 'dd.MM.yyyy') return `${pad2(time.day)}.${pad2(time.month)}.${time.year}`;
+	const date = `${time.day}.${time.month}.${time.year}`;
+	return format === 'd.M.yyyy H:mm' ? `${date} ${time.hour}:${pad2(time.minute)}` : date;
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function daysInMonth(year: number, month: number): number {
+	const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+	return month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
+}
+
+/** A wall time from its written parts, or undefined when no such day or time exists. */
+function wallTime(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): WallTime | undefined {
+	const valid =
+		month >= 1 &&
+		month <= 12 &&
+		day >= 1 &&
+		day <= daysInMonth(year, month) &&
+		hour <= 23 &&
+		minute <= 59 &&
+		second <= 59;
+	return valid ? { year, month, day, hour, minute } : undefined;
 }
 
 /**
- * Converts a date value to the date format. A date-only ISO string ("2026-01-31") is a calendar
- * date and keeps its day in every timezone; anything carrying a time of day is an instant, shown
- * as the date (and time) it is in `options.timezone`. A date-time without an offset is read as
- * wall time in that zone.
+ * The UTC offset of a zone, looked up once per quarter hour of time (every offset change in use
+ * falls on a quarter hour), because each lookup asks Intl and costs several microseconds.
+ */
+class ZoneOffsets {
+	private readonly zone: IANAZone;
+
+	private readonly cache = new Map<number, number>();
+
+	constructor(name: string) {
+		this.zone = IANAZone.create(name);
+	}
+
+	wallTimeAt(millis: number): WallTime {
+		const bucket = Math.floor(millis / 900_000);
+		let offset = this.cache.get(bucket);
+		if (offset === undefined) {
+			offset = this.zone.offset(millis);
+			if (this.cache.size > 10_000) this.cache.clear();
+			this.cache.set(bucket, offset);
+		}
+		const shifted = new Date(millis + offset * 60_000);
+		return {
+			year: shifted.getUTCFullYear(),
+			month: shifted.getUTCMonth() + 1,
+			day: shifted.getUTCDate(),
+			hour: shifted.getUTCHours(),
+			minute: shifted.getUTCMinutes(),
+		};
+	}
+}
+
+const zoneOffsets = new Map<string, ZoneOffsets>();
+
+function zoneOffsetsOf(timezone: string): ZoneOffsets {
+	let offsets = zoneOffsets.get(timezone);
+	if (!offsets) {
+		offsets = new ZoneOffsets(timezone);
+		zoneOffsets.set(timezone, offsets);
+	}
+	return offsets;
+}
+
+/** Formats an instant (in ms since the epoch) as the date (and time) it is in `options.timezone`. */
+function formatInstant(millis: number, options: ValuePreparationOptions): string {
+	return formatWallTime(zoneOffsetsOf(options.timezone).wallTimeAt(millis), options.dateFormat);
+}
+
+/** Milliseconds of a written offset: `Z`, `+01`, `+0100`, `-05:00`. */
+function offsetMillis(text: string): number {
+	if (text === 'Z') return 0;
+	const sign = text.startsWith('-') ? -1 : 1;
+	const digits = text.slice(1).replace(':', '');
+	const hours = Number(digits.slice(0, 2));
+	const minutes = digits.length > 2 ? Number(digits.slice(2, 4)) : 0;
+	return sign * (hours * 60 + minutes) * 60_000;
+}
+
+/**
+ * Converts a date value to the date format. Values that name an instant (a Luxon DateTime, a JS
+ * Date, an ISO date-time with an offset) are shown as the date (and time) they are in
+ * `options.timezone`. Values that name a calendar date (an ISO date, day.month.year text, an ISO
+ * date-time without an offset) are kept as written: the same day in every timezone.
  */
 export function formatDateValue(value: unknown, options: ValuePreparationOptions): string {
 	if (isLuxonDateTime(value)) {
@@ -164,32 +263,36 @@ export function formatDateValue(value: unknown, options: ValuePreparationOptions
 		);
 	}
 	const text = value.trim();
-	if (ISO_DATE.test(text)) {
-		const date = DateTime.fromISO(text, { zone: options.timezone });
-		if (!date.isValid) throw invalidDateText(value);
-		return date.toFormat(options.dateFormat);
+	const isoDate = ISO_DATE.exec(text);
+	if (isoDate) {
+		const time = wallTime(Number(isoDate[1]), Number(isoDate[2]), Number(isoDate[3]));
+		if (!time) throw invalidDateText(value);
+		return formatWallTime(time, options.dateFormat);
 	}
-	if (ISO_DATE_TIME.test(text)) {
-		const date = DateTime.fromISO(text.replace(' ', 'T').replace(',', '.'), { zone: options.timezone });
-		if (!date.isValid) throw invalidDateText(value);
-		return date.setZone(options.timezone).toFormat(options.dateFormat);
+	const isoDateTime = ISO_DATE_TIME.exec(text);
+	if (isoDateTime) {
+		const [, year, month, day, hour, minute, second, offset] = isoDateTime;
+		const time = wallTime(Number(year), Number(month), Number(day), Number(hour), Number(minute), Number(second ?? 0));
+		if (!time || (offset !== undefined && offset !== 'Z' && Math.abs(offsetMillis(offset)) >= 24 * 3_600_000)) {
+			throw invalidDateText(value);
+		}
+		if (offset === undefined) return formatWallTime(time, options.dateFormat);
+		const asUtc = Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, Number(second ?? 0));
+		return formatInstant(asUtc - offsetMillis(offset), options);
 	}
 	const local = LOCAL_DATE.exec(text);
 	if (local) {
 		const [, day, month, year, hour, minute, second] = local;
-		const date = DateTime.fromObject(
-			{
-				year: Number(year),
-				month: Number(month),
-				day: Number(day),
-				hour: hour === undefined ? 0 : Number(hour),
-				minute: minute === undefined ? 0 : Number(minute),
-				second: second === undefined ? 0 : Number(second),
-			},
-			{ zone: options.timezone },
+		const time = wallTime(
+			Number(year),
+			Number(month),
+			Number(day),
+			Number(hour ?? 0),
+			Number(minute ?? 0),
+			Number(second ?? 0),
 		);
-		if (!date.isValid || date.day !== Number(day) || date.month !== Number(month)) throw invalidDateText(value);
-		return date.toFormat(options.dateFormat);
+		if (!time) throw invalidDateText(value);
+		return formatWallTime(time, options.dateFormat);
 	}
 	throw new RecordValueError(
 		`must be a date, but "${truncate(value)}" is not one`,
@@ -219,6 +322,12 @@ interface DecimalParts {
 function decimalParts(value: number): DecimalParts {
 	const negative = value < 0;
 	const text = String(Math.abs(value));
+	if (!text.includes('e')) {
+		const point = text.indexOf('.');
+		return point < 0
+			? { negative, integer: text, fraction: '' }
+			: { negative, integer: text.slice(0, point), fraction: text.slice(point + 1) };
+	}
 	const match = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(text);
 	if (!match) throw new RecordValueError(`cannot be written as a decimal number (${text})`, 'Send the number as text.');
 	const [, whole, fractionDigits = '', exponentText] = match;

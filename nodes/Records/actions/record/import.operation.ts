@@ -146,7 +146,7 @@ const properties: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						description:
-							'Text is sent as it is; numbers, booleans and dates from expressions are formatted as set in the options',
+							'Text is sent as it is; numbers and booleans from expressions are formatted as set in the options. For a date field, add it to Options → Date Fields.',
 					},
 				],
 			},
