@@ -237,6 +237,14 @@ describe('JSON', () => {
 		expect(importRequests()).toHaveLength(1);
 	});
 
+	it('sends no request when no items come in', async () => {
+		const { items, error } = await importRecords({ recordTypeId: 'ukoly' }, []);
+
+		expect(error).toBeUndefined();
+		expect(items).toEqual([]);
+		expect(importRequests()).toHaveLength(0);
+	});
+
 	it('sends no request when the JSON holds no records', async () => {
 		const { items, error } = await importRecords({ recordTypeId: 'ukoly', dataMode: 'json', jsonRecords: '[]' }, [{}, {}]);
 
