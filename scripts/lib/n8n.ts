@@ -206,7 +206,6 @@ export class N8nInstance {
 			N8N_TEMPLATES_ENABLED: 'false',
 			N8N_PERSONALIZATION_ENABLED: 'false',
 			N8N_PYTHON_ENABLED: 'false',
-			N8N_DISABLED_MODULES: 'mcp-registry',
 			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 			N8N_SECURE_COOKIE: 'false',
 			N8N_HOST: '127.0.0.1',

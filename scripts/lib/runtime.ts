@@ -36,7 +36,8 @@ export const RUNTIMES = {
 		// linkedom 0.18.15 depends on a package the registry does not serve.
 		overrides: { linkedom: '0.18.14' },
 		rebuild: ['sqlite3', 'isolated-vm'],
-		env: {},
+		// The MCP registry module fetches a catalogue from the internet at start (1.x has no such module).
+		env: { N8N_DISABLED_MODULES: 'mcp-registry' },
 		activateArgs: (id: string) => ['publish:workflow', `--id=${id}`],
 	},
 	v1: {

@@ -14,6 +14,8 @@ const declaredNodeTypes = (pkg.n8n?.nodes ?? []).map((file) => {
 	return `${pkg.name}.${className[0].toLowerCase()}${className.slice(1)}`;
 });
 
+const credential = { id: 'e2eRecordsCred01', name: 'Records sandbox' };
+
 describe.each(runtimesUnderTest())('the packed package in %s', (_title, runtime) => {
 	let sandbox: Sandbox;
 	let n8n: N8nInstance;
@@ -21,6 +23,13 @@ describe.each(runtimesUnderTest())('the packed package in %s', (_title, runtime)
 	beforeAll(async () => {
 		sandbox = await startSandbox({ port: 0, quiet: true });
 		n8n = await N8nInstance.create({ runtime, package: packed });
+		await n8n.importCredentials([
+			{
+				...credential,
+				type: 'recordsApi',
+				data: { baseUrl: sandbox.baseUrl, token: TOKENS.import, allowHttp: true },
+			},
+		]);
 	});
 
 	afterAll(async () => {
@@ -43,14 +52,6 @@ describe.each(runtimesUnderTest())('the packed package in %s', (_title, runtime)
 			{ Název: `Zkontrolovat fakturu ${runtime.spec.name}`, Zadal: 'Jana Nováková', Zpracovatel: 'Petr Dvořák' },
 			{ Název: `Objednat papír ${runtime.spec.name}`, Zadal: 'Jana Nováková', Zpracovatel: 'Šárka Černá' },
 		];
-		await n8n.importCredentials([
-			{
-				id: 'e2eRecordsCred01',
-				name: 'Records sandbox',
-				type: 'recordsApi',
-				data: { baseUrl: sandbox.baseUrl, token: TOKENS.import, allowHttp: true },
-			},
-		]);
 		await n8n.importWorkflows([
 			workflow('e2eImportTasks01', 'Import tasks', [
 				manualTrigger,
@@ -65,7 +66,7 @@ describe.each(runtimesUnderTest())('the packed package in %s', (_title, runtime)
 						jsonEvaluation: 'once',
 						jsonRecords: JSON.stringify(tasks),
 					},
-					credentials: { recordsApi: { id: 'e2eRecordsCred01', name: 'Records sandbox' } },
+					credentials: { recordsApi: credential },
 				},
 			]),
 		]);
@@ -92,16 +93,18 @@ describe.each(runtimesUnderTest())('the packed package in %s', (_title, runtime)
 			expect.arrayContaining(['baseUrl', 'token', 'allowHttp']),
 		);
 
+		// As the editor's "Test" button does: the stored credential, with the values typed into the form.
 		const testConnection = (data: Record<string, unknown>) =>
 			n8n.rest<{ status: string; message: string }>('POST', '/credentials/test', {
-				credentials: { id: '', name: 'Records sandbox', type: 'recordsApi', data },
+				credentials: { ...credential, type: 'recordsApi', data },
 			});
 		const base = { baseUrl: sandbox.baseUrl, allowHttp: true, testReportId: REPORTS.bankTransactions };
 
 		await expect(testConnection({ ...base, token: TOKENS.full })).resolves.toMatchObject({ status: 'OK' });
 		const refused = await testConnection({ ...base, token: 'rk_not_a_real_token' });
 		expect(refused.status).toBe('Error');
-		expect(refused.message).toMatch(/401/);
+		// n8n 1.x answers a 401 with its own message before the credential's rules apply.
+		expect(refused.message).toMatch(/401|authorization failed/i);
 		expect(refused.message).not.toContain('rk_not_a_real_token');
 		const plainHttp = await testConnection({ ...base, token: TOKENS.full, allowHttp: false });
 		expect(plainHttp.status).toBe('Error');
