@@ -2,16 +2,18 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestMethods,
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
 /**
- * The report id the connection test reads when no test report is given. No installation shares a
- * report under this id, so a service that accepted the token answers 404, and one that refused it
- * answers 401: the two outcomes the test must tell apart, with no data created or changed.
+ * The report or record type id the connection test probes when the user names none. No
+ * installation has one under this id, so a service that accepted the token answers 404, and one
+ * that refused it answers 401: the two outcomes the test must tell apart. The spec has no
+ * side-effect-free endpoint; a report read and an import of no records change nothing.
  */
-export const CONNECTION_TEST_REPORT_ID = 'n8n-connection-test';
+export const CONNECTION_TEST_PROBE_ID = 'n8n-connection-test';
 
 /** Why a base URL must not be used, or undefined when it may: the token must not travel unencrypted. */
 export function plainHttpRefusal(baseUrl: string, allowHttp: boolean): string | undefined {
@@ -50,12 +52,42 @@ export class RecordsApi implements ICredentialType {
 				'Created by an administrator under Settings → Import → API keys for import. Give it the import permission to import records, and the analysis permission (bound to a user) to read reports.',
 		},
 		{
+			displayName: 'Test With',
+			name: 'testWith',
+			type: 'options',
+			options: [
+				{
+					name: 'Report Read (Analysis Permission)',
+					value: 'report',
+					description: 'Reads one row of a report: for tokens with the analysis permission',
+				},
+				{
+					name: 'Empty Import (Import Permission)',
+					value: 'import',
+					description:
+						'Sends an import with no records, which creates and changes nothing: for tokens with only the import permission',
+				},
+			],
+			default: 'report',
+			description: 'How the connection test checks the token, by the permission the token has',
+		},
+		{
 			displayName: 'Report ID for Connection Test',
 			name: 'testReportId',
 			type: 'string',
 			default: '',
+			displayOptions: { show: { testWith: ['report'] } },
 			description:
 				'Optional. A report made available through the API that the connection test reads one row of. Leave empty to test with a probe the service answers with 404 when it accepts the token and 401 when it refuses it.',
+		},
+		{
+			displayName: 'Record Type ID for Connection Test',
+			name: 'testRecordTypeId',
+			type: 'string',
+			default: '',
+			displayOptions: { show: { testWith: ['import'] } },
+			description:
+				'Optional. A record type the connection test sends an import with no records to. Leave empty to test with a probe the service answers with 404 when it accepts the token and 401 when it refuses it.',
 		},
 		{
 			displayName: 'Allow Plain HTTP (Local Testing Only)',
@@ -89,9 +121,11 @@ export class RecordsApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: `={{"/api/analysis/reports/" + encodeURIComponent($credentials.testReportId || "${CONNECTION_TEST_REPORT_ID}") + "/data/table"}}`,
-			qs: { offset: 0, limit: 1 },
-			method: 'GET',
+			url: `={{$credentials.testWith === "import" ? "/api/3p/import/" + encodeURIComponent($credentials.testRecordTypeId || "${CONNECTION_TEST_PROBE_ID}") : "/api/analysis/reports/" + encodeURIComponent($credentials.testReportId || "${CONNECTION_TEST_PROBE_ID}") + "/data/table?offset=0&limit=1"}}`,
+			// n8n resolves every field of the test request as an expression, the method included;
+			// the declared type only knows literal methods.
+			method: '={{$credentials.testWith === "import" ? "POST" : "GET"}}' as IHttpRequestMethods,
+			body: '={{$credentials.testWith === "import" ? { "data": [] } : undefined}}',
 		},
 		rules: [
 			{
@@ -99,7 +133,7 @@ export class RecordsApi implements ICredentialType {
 				properties: {
 					value: 401,
 					message:
-						'The service refused the token (401): it is invalid, expired, or lacks the analysis permission. Create or renew it under Settings → Import → API keys for import.',
+						'The service refused the token (401): it is invalid, expired, or lacks the permission the test uses ("Test With": analysis for a report read, import for an empty import). Create or renew it under Settings → Import → API keys for import.',
 				},
 			},
 			{
@@ -107,7 +141,7 @@ export class RecordsApi implements ICredentialType {
 				properties: {
 					value: 404,
 					message:
-						'The token was accepted (a refused token gets 401), but the test report does not exist or is not made available through the API. Enter a shared report in "Report ID for Connection Test" for a passing test, or ignore this if you only import records.',
+						'The token was accepted (a refused token gets 401), but the test report or record type does not exist or is not made available through the API. Enter one under "Report ID for Connection Test" or "Record Type ID for Connection Test" for a passing test, or ignore this message.',
 				},
 			},
 		],

@@ -59,7 +59,9 @@ export interface RecordsCredentialData {
 	baseUrl: string;
 	token: string;
 	allowHttp?: boolean;
+	testWith?: 'report' | 'import';
 	testReportId?: string;
+	testRecordTypeId?: string;
 }
 
 export interface RunNodeOptions {

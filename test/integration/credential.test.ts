@@ -6,10 +6,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { testCredential } from '../harness/n8n';
-import { REPORTS, TOKENS, startSandbox, type Sandbox } from '../sandbox/server';
+import { RECORD_TYPES, REPORTS, TOKENS, startSandbox, type Sandbox } from '../sandbox/server';
 
 const REFUSED =
-	'The service refused the token (401): it is invalid, expired, or lacks the analysis permission. Create or renew it under Settings → Import → API keys for import.';
+	'The service refused the token (401): it is invalid, expired, or lacks the permission the test uses ("Test With": analysis for a report read, import for an empty import). Create or renew it under Settings → Import → API keys for import.';
 
 let sandbox: Sandbox;
 
@@ -61,6 +61,7 @@ describe('credential test', () => {
 		expect(result.message).toMatch(/^The token was accepted \(a refused token gets 401\)/);
 		expect(result.message).toContain('does not exist or is not made available through the API');
 		expect(result.message).toContain('Report ID for Connection Test');
+		expect(result.message).toContain('Record Type ID for Connection Test');
 		expect(sandbox.state.stats.requests.report?.byStatus['404']).toBe(1);
 	});
 
@@ -90,6 +91,52 @@ describe('credential test', () => {
 		});
 		expect(result).toEqual({ status: 'Error', message: REFUSED });
 		expect(sandbox.state.stats.requests.report?.byStatus['401']).toBeGreaterThanOrEqual(1);
+	});
+
+	describe('with "Test With" set to an empty import', () => {
+		it('passes with an import token and an existing record type, and changes nothing', async () => {
+			const before = JSON.stringify(sandbox.state.getRecords(RECORD_TYPES.tasks));
+			const result = await testCredential({
+				baseUrl: sandbox.baseUrl,
+				token: TOKENS.import,
+				allowHttp: true,
+				testWith: 'import',
+				testRecordTypeId: RECORD_TYPES.tasks,
+			});
+			expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+			expect(sandbox.state.stats.requests.import?.byStatus['200']).toBe(1);
+			expect(sandbox.state.stats.requests.report).toBeUndefined();
+			expect(JSON.stringify(sandbox.state.getRecords(RECORD_TYPES.tasks))).toBe(before);
+			expect(sandbox.state.getRecords(RECORD_TYPES.tasks).length).toBeGreaterThan(0);
+		});
+
+		it('without a record type, tells that the token was accepted (the probe type is 404)', async () => {
+			const result = await testCredential({
+				baseUrl: sandbox.baseUrl,
+				token: TOKENS.import,
+				allowHttp: true,
+				testWith: 'import',
+			});
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(/^The token was accepted \(a refused token gets 401\)/);
+			expect(sandbox.state.stats.requests.import?.byStatus['404']).toBe(1);
+		});
+
+		it.each([
+			['an analysis-only', TOKENS.analysisAdmin],
+			['an expired', TOKENS.expired],
+			['an invalid', 'rk_0000000000000000000000000000000000000000'],
+		])('refuses %s token with the 401 message', async (_kind, token) => {
+			const result = await testCredential({
+				baseUrl: sandbox.baseUrl,
+				token,
+				allowHttp: true,
+				testWith: 'import',
+				testRecordTypeId: RECORD_TYPES.tasks,
+			});
+			expect(result).toEqual({ status: 'Error', message: REFUSED });
+			expect(sandbox.state.stats.requests.import?.byStatus['401']).toBeGreaterThanOrEqual(1);
+		});
 	});
 
 	it('refuses an http:// base URL without "Allow Plain HTTP", and sends nothing', async () => {

@@ -155,7 +155,7 @@ export async function recordsApiRequest<T = unknown>(
 		const retryAfterTooLong =
 			outcome.retryAfterMs !== undefined && outcome.retryAfterMs > policy.maxRetryAfterMs;
 		if (!retryable || attempt >= policy.maxAttempts || retryAfterTooLong) {
-			throw apiError(this, request, outcome, attempt, idempotent, secret);
+			throw apiError(this, request, outcome, attempt, idempotent, secret, policy);
 		}
 		await sleep(
 			outcome.retryAfterMs ?? backoffDelay(attempt, policy.baseDelayMs, policy.maxDelayMs),
@@ -303,6 +303,7 @@ function apiError(
 	attempts: number,
 	idempotent: boolean,
 	secret: string,
+	policy: RetryPolicy,
 ): NodeApiError {
 	const subject = request.subject ?? `${request.method} ${request.path}`;
 	const status = failure.statusCode;
@@ -337,7 +338,10 @@ function apiError(
 		description = `This is an internal error of the service.${serviceSays}`;
 	} else if (status === 429) {
 		message = `The service's rate limit was still exceeded${tried}`;
-		description = `Lower the batch size or concurrency, or raise the number of attempts.${serviceSays}`;
+		description =
+			failure.retryAfterMs !== undefined && attempts < policy.maxAttempts
+				? `The service asked to wait ${Math.ceil(failure.retryAfterMs / 1000)} s before retrying, longer than the node waits (${Math.round(policy.maxRetryAfterMs / 1000)} s). Run the workflow later or less often.${serviceSays}`
+				: `Lower the batch size or concurrency, or raise the number of attempts.${serviceSays}`;
 	} else if (status !== undefined && status >= 300 && status < 400) {
 		message = `The service redirected the request for the ${subject} to another address (${status})`;
 		description = `It points to: ${failure.message}. Redirects are not followed, so that the API token is sent only to the credential's Base URL. If the installation has moved (for example from http:// to https://), enter its new address as the Base URL.`;
