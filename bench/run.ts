@@ -9,9 +9,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { buildPackage } from '../scripts/lib/package';
 import { repoRoot } from '../scripts/lib/paths';
 import { formatDuration } from '../scripts/lib/proc';
+import { buildForBenchmark } from './lib/built-package';
 import type { BenchContext, Rendered, Section, TargetCheck } from './lib/context';
 import { describeMachine, type Machine } from './lib/machine';
 import { markdownTable } from './lib/markdown';
@@ -64,7 +64,7 @@ function parseArgs(argv: string[]): Options {
 					'  --quick    small sizes, one run each; results go to bench/results/tmp/ only\n' +
 					'  --only     run these sections; the others keep their stored results\n' +
 					'  --profile  write V8 CPU profiles of every measuring process to bench/results/tmp/profiles/\n' +
-					'  --no-build measure dist/ as it is instead of running `npm run build` first',
+					'  --no-build reuse the previous run\'s compiled package (bench/results/tmp/build)',
 			);
 			process.exit(0);
 		} else throw new Error(`Unknown argument "${arg}" (see --help)`);
@@ -162,8 +162,9 @@ async function main(): Promise<void> {
 	log(`${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node.js ${machine.node}`);
 
 	if (options.build) {
-		log('npm run build (the benchmark measures the built package in dist/)');
-		await buildPackage();
+		log('compiling the package (the benchmark measures the compiled JavaScript)');
+		const complaints = await buildForBenchmark();
+		if (complaints) log(`the compiler reported errors; measuring what it emitted:\n${complaints}`);
 	}
 	const sandbox = await SandboxProcess.start();
 	log(`sandbox (pid ${sandbox.pid}) at ${sandbox.baseUrl}`);

@@ -35,7 +35,7 @@ export function importParameters(task: Pick<ImportTask, 'batchSize' | 'concurren
 		resource: 'record',
 		operation: 'import',
 		recordTypeId,
-		inputMode: 'items',
+		dataMode: 'autoMapInputData',
 		options: {
 			batchSize: task.batchSize,
 			concurrency: task.concurrency,

@@ -1,5 +1,4 @@
 import { fork } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { repoRoot } from '../../scripts/lib/paths';
@@ -15,7 +14,7 @@ export interface Measurement extends TaskResult {
 
 export interface MeasureOptions {
 	sandbox: SandboxProcess;
-	/** Write a V8 CPU profile of the measuring process here (`--cpu-prof`). */
+	/** Write a V8 CPU profile of each measured operation here. */
 	profileDir?: string;
 	/** The measuring process is killed after this long; a hung run fails instead of stalling the benchmark. */
 	timeoutMs?: number;
@@ -23,15 +22,10 @@ export interface MeasureOptions {
 
 /** Runs one task in a fresh measuring process (bench/workers/<client>.ts) and returns what it measured. */
 export function measure(task: Task, options: MeasureOptions): Promise<Measurement> {
-	const execArgv = ['--import', 'tsx'];
-	if (options.profileDir) {
-		mkdirSync(options.profileDir, { recursive: true });
-		execArgv.push('--cpu-prof', `--cpu-prof-dir=${options.profileDir}`);
-	}
 	const child = fork(join(repoRoot, 'bench', 'workers', `${task.client}.ts`), [], {
 		cwd: repoRoot,
-		execArgv,
-		env: { ...process.env, NODE_OPTIONS: '' },
+		execArgv: ['--import', 'tsx'],
+		env: { ...process.env, NODE_OPTIONS: '', BENCH_PROFILE_DIR: options.profileDir ?? '' },
 		stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
 	});
 	let stderr = '';
@@ -61,7 +55,6 @@ export function measure(task: Task, options: MeasureOptions): Promise<Measuremen
 				post({ type: 'go' });
 			} else if (message.type === 'result') {
 				const sandboxCpuMs = sandbox.cpuMs() - sandboxCpuBefore;
-				// Let the child exit on its own, so that a --cpu-prof profile gets written.
 				settled = true;
 				clearTimeout(timer);
 				child.once('exit', () =>

@@ -7,8 +7,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { N8nInstance, type ExecutionRunJson, type WorkflowJson } from '../../scripts/lib/n8n';
-import { packPackage, type PackedPackage } from '../../scripts/lib/package';
+import { N8nInstance, type CredentialJson, type ExecutionRunJson, type WorkflowJson } from '../../scripts/lib/n8n';
+import { buildPackage, packPackage, type PackedPackage } from '../../scripts/lib/package';
 import { cacheDir } from '../../scripts/lib/paths';
 import { ensureRuntime, RUNTIMES } from '../../scripts/lib/runtime';
 import { TOKENS } from '../../test/sandbox/seeds';
@@ -29,10 +29,11 @@ process.on('exit', () => {
 
 let packed: PackedPackage | undefined;
 
-/** Packs the built package (dist/, built at the start of the benchmark) once per benchmark run. */
+/** Builds (npm run build, into dist/) and packs the package once per benchmark run. */
 async function packedPackage(context: BenchContext): Promise<PackedPackage> {
 	if (!packed) {
-		context.log('packing the package for n8n');
+		context.log('building and packing the package for n8n');
+		await buildPackage();
 		packed = await packPackage(join(BENCH_TMP, 'package'));
 	}
 	return packed;
@@ -50,7 +51,11 @@ export interface BenchN8n {
  * sandbox, and the given workflows imported. The server is not started; `execute` runs workflows
  * in a CLI process each.
  */
-export async function prepareN8n(context: BenchContext, workflows: WorkflowJson[]): Promise<BenchN8n> {
+export async function prepareN8n(
+	context: BenchContext,
+	workflows: WorkflowJson[],
+	credentials: CredentialJson[] = [],
+): Promise<BenchN8n> {
 	if (!packed) rmSync(join(cacheDir, 'bench', 'instances'), { recursive: true, force: true });
 	const runtime = await ensureRuntime(RUNTIMES.v2, (line) => context.log(`[n8n-runtime] ${line}`));
 	const pkg = await packedPackage(context);
@@ -79,6 +84,7 @@ export async function prepareN8n(context: BenchContext, workflows: WorkflowJson[
 			type: 'recordsApi',
 			data: { baseUrl: context.sandbox.baseUrl, token: TOKENS.full, allowHttp: true },
 		},
+		...credentials,
 	]);
 	await instance.importWorkflows(workflows);
 	const nodeVersion = typeof runtime.spec.node === 'string' ? process.version : `v${runtime.spec.node.version}`;
@@ -137,7 +143,11 @@ export function manualTrigger(): WorkflowJson['nodes'][number] {
 
 /** A linear workflow: manual trigger, then the given nodes one after the other. */
 export function linearWorkflow(id: string, name: string, nodes: Array<WorkflowJson['nodes'][number]>): WorkflowJson {
-	const all = [manualTrigger(), ...nodes];
+	return chainWorkflow(id, name, [manualTrigger(), ...nodes]);
+}
+
+/** A workflow of the given nodes, each connected to the next. */
+export function chainWorkflow(id: string, name: string, all: Array<WorkflowJson['nodes'][number]>): WorkflowJson {
 	const connections: Record<string, unknown> = {};
 	for (let index = 0; index < all.length - 1; index++) {
 		connections[all[index].name] = { main: [[{ node: all[index + 1].name, type: 'main', index: 0 }]] };

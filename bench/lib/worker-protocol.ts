@@ -4,6 +4,9 @@
  * check its output, report the result, exit. One fresh process per measurement, so that its peak
  * memory belongs to that measurement alone.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import type { ParentMessage, Task, TaskResult, WorkerMessage } from './tasks';
@@ -23,22 +26,57 @@ function send(message: WorkerMessage): Promise<void> {
 	});
 }
 
+function post<T>(session: Session, method: string, params?: object): Promise<T> {
+	return new Promise((resolve, reject) => {
+		session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result as T)));
+	});
+}
+
+/**
+ * A V8 CPU profile of the measured operation alone (not of start-up or input building), when the
+ * benchmark asks for one with BENCH_PROFILE_DIR.
+ */
+async function startProfile(): Promise<((name: string) => Promise<void>) | undefined> {
+	const dir = process.env.BENCH_PROFILE_DIR;
+	if (!dir) return undefined;
+	const session = new Session();
+	session.connect();
+	await post(session, 'Profiler.enable');
+	await post(session, 'Profiler.setSamplingInterval', { interval: 200 });
+	await post(session, 'Profiler.start');
+	return async (name: string) => {
+		const { profile } = await post<{ profile: unknown }>(session, 'Profiler.stop');
+		session.disconnect();
+		mkdirSync(dir, { recursive: true });
+		writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+	};
+}
+
+function profileName(task: Task): string {
+	const shape = task.kind === 'read' ? `page${task.pageSize}` : `batch${task.batchSize}-n${task.count}`;
+	return `${task.kind}-${task.client}-${shape}-c${task.concurrency}-${Date.now()}`;
+}
+
 /** Serves the protocol with `prepare` building each task's operation. */
 export function serveMeasurements(prepare: (task: Task) => Promise<Prepared>): void {
 	let prepared: Prepared | undefined;
+	let task: Task | undefined;
 	const handle = async (message: ParentMessage): Promise<void> => {
 		if (message.type === 'task') {
+			task = message.task;
 			prepared = await prepare(message.task);
 			await send({ type: 'ready' });
 			return;
 		}
-		if (!prepared) throw new Error('"go" before a task was prepared');
+		if (!prepared || !task) throw new Error('"go" before a task was prepared');
+		const stopProfile = await startProfile();
 		const rssBefore = process.memoryUsage().rss;
 		const cpuBefore = process.cpuUsage();
 		const started = performance.now();
 		const outcome = await prepared.run();
 		const elapsedMs = performance.now() - started;
 		const cpu = process.cpuUsage(cpuBefore);
+		await stopProfile?.(profileName(task));
 		const result: TaskResult = {
 			...outcome,
 			elapsedMs,

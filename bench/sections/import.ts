@@ -1,3 +1,4 @@
+import type { FaultRule } from '../../test/sandbox/faults';
 import { TOKENS } from '../../test/sandbox/seeds';
 import type { BenchContext, Rendered, Section, Series, TargetCheck } from '../lib/context';
 import { IMPORT_RECORD_TYPE } from '../lib/data';
@@ -42,10 +43,11 @@ export async function sandboxImportView(sandbox: SandboxProcess): Promise<Sandbo
 export async function measureImport(
 	context: BenchContext,
 	task: Omit<ImportTask, 'kind' | 'baseUrl' | 'token' | 'recordTypeId'>,
+	faults: FaultRule[] = [],
 ): Promise<Measurement> {
 	const { sandbox } = context;
 	await sandbox.reset();
-	await sandbox.control('DELETE', '/faults');
+	await sandbox.setFaults(faults);
 	const seeded = (await sandbox.records(IMPORT_RECORD_TYPE)).records.length;
 	const measurement = await measure(
 		{ kind: 'import', baseUrl: sandbox.baseUrl, token: TOKENS.import, recordTypeId: IMPORT_RECORD_TYPE, ...task },
@@ -53,6 +55,7 @@ export async function measureImport(
 	);
 	const view = await sandboxImportView(sandbox);
 	measurement.details.sandbox = { ...view, recordsInType: view.recordsInType - seeded };
+	await sandbox.setFaults([]);
 	return measurement;
 }
 

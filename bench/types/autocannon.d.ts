@@ -1,0 +1,41 @@
+/** The part of autocannon's API the trigger benchmark uses (the package ships no types). */
+declare module 'autocannon' {
+	interface Options {
+		url: string;
+		method?: string;
+		headers?: Record<string, string>;
+		body?: string;
+		connections?: number;
+		duration?: number;
+		pipelining?: number;
+		timeout?: number;
+	}
+
+	interface Histogram {
+		average: number;
+		mean: number;
+		stddev: number;
+		min: number;
+		max: number;
+		p50: number;
+		p90: number;
+		p97_5: number;
+		p99: number;
+		total: number;
+	}
+
+	interface Result {
+		requests: Histogram & { sent: number };
+		latency: Histogram;
+		throughput: Histogram;
+		errors: number;
+		timeouts: number;
+		non2xx: number;
+		'2xx': number;
+		duration: number;
+	}
+
+	function autocannon(options: Options): Promise<Result>;
+
+	export = autocannon;
+}
