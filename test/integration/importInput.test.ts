@@ -95,6 +95,15 @@ const BAD_INPUTS: Array<[string, BadInput]> = [
 		},
 	],
 	[
+		'an option set by an expression to a value it does not have',
+		{
+			parameters: { options: { booleanFormat: '={{ "yes/no" }}' } },
+			input: [task('a')],
+			message: '"Boolean Format" cannot be "yes/no"',
+			fix: 'trueFalse, anoNe, AnoNe, oneZero',
+		},
+	],
+	[
 		'a field listed as a date and as a number field',
 		{
 			parameters: { recordTypeId: 'faktury-prijate', options: { dateFields: 'DUZP, Kolik to stálo', numberFields: NFD('Kolik to stálo') } },

@@ -8,12 +8,19 @@
  */
 import { IANAZone } from 'luxon';
 
-export type DateFormat = 'd.M.yyyy' | 'dd.MM.yyyy' | 'd.M.yyyy H:mm';
-export type NumberFormat = 'decimalComma' | 'decimalPoint' | 'number';
-export type ThousandsSeparator = 'none' | 'space' | 'nbsp';
-export type EmptyValueHandling = 'emptyString' | 'omit';
-export type BooleanFormat = 'trueFalse' | 'anoNe' | 'AnoNe' | 'oneZero';
-export type ObjectValueHandling = 'error' | 'json';
+export const DATE_FORMATS = ['d.M.yyyy', 'dd.MM.yyyy', 'd.M.yyyy H:mm'] as const;
+export const NUMBER_FORMATS = ['decimalComma', 'decimalPoint', 'number'] as const;
+export const THOUSANDS_SEPARATORS = ['none', 'space', 'nbsp'] as const;
+export const EMPTY_VALUE_HANDLING = ['emptyString', 'omit'] as const;
+export const BOOLEAN_FORMATS = ['trueFalse', 'anoNe', 'AnoNe', 'oneZero'] as const;
+export const OBJECT_VALUE_HANDLING = ['error', 'json'] as const;
+
+export type DateFormat = (typeof DATE_FORMATS)[number];
+export type NumberFormat = (typeof NUMBER_FORMATS)[number];
+export type ThousandsSeparator = (typeof THOUSANDS_SEPARATORS)[number];
+export type EmptyValueHandling = (typeof EMPTY_VALUE_HANDLING)[number];
+export type BooleanFormat = (typeof BOOLEAN_FORMATS)[number];
+export type ObjectValueHandling = (typeof OBJECT_VALUE_HANDLING)[number];
 
 export interface ValuePreparationOptions {
 	/** IANA zone in which instants (DateTime, Date, ISO strings with an offset) are given a calendar date. */

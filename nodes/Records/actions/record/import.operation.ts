@@ -17,21 +17,21 @@ import {
 	runInOrder,
 } from '../../helpers/importBatches';
 import {
+	BOOLEAN_FORMATS,
+	DATE_FORMATS,
 	DEFAULT_VALUE_PREPARATION,
-	type BooleanFormat,
-	type DateFormat,
-	type EmptyValueHandling,
+	EMPTY_VALUE_HANDLING,
 	isRecordObject,
 	isValidTimezone,
-	type NumberFormat,
-	type ObjectValueHandling,
+	NUMBER_FORMATS,
+	OBJECT_VALUE_HANDLING,
 	parseFieldList,
 	type PreparedRecord,
 	prepareFields,
 	prepareRecord,
 	RecordValueError,
 	selectFields,
-	type ThousandsSeparator,
+	THOUSANDS_SEPARATORS,
 	type ValuePreparationOptions,
 } from '../../helpers/recordValues';
 import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, recordsApiRequest } from '../../transport';
@@ -400,12 +400,12 @@ interface ImportSettings {
 	values: ValuePreparationOptions;
 }
 
-function settingError(this: IExecuteFunctions, message: string, description: string): NodeOperationError {
-	return new NodeOperationError(this.getNode(), message, { description });
+function settingError(context: IExecuteFunctions, message: string, description: string): NodeOperationError {
+	return new NodeOperationError(context.getNode(), message, { description });
 }
 
 function wholeNumber(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	value: unknown,
 	name: string,
 	min: number,
@@ -413,8 +413,8 @@ function wholeNumber(
 ): number {
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
-		throw settingError.call(
-			this,
+		throw settingError(
+			context,
 			`"${name}" must be a whole number from ${min}${max === Infinity ? ' up' : ` to ${max}`} (got ${JSON.stringify(value) ?? 'nothing'})`,
 			`Set "${name}" in the options to a whole number${max === Infinity ? ` of at least ${min}` : ` between ${min} and ${max}`}.`,
 		);
@@ -422,11 +422,31 @@ function wholeNumber(
 	return number;
 }
 
+/** An option of type "options", which an expression could set to anything. */
+function choice<T extends string>(
+	context: IExecuteFunctions,
+	value: unknown,
+	name: string,
+	allowed: readonly T[],
+	fallback: T,
+): T {
+	if (value === undefined) return fallback;
+	if (!allowed.includes(value as T)) {
+		throw settingError(
+			context,
+			`"${name}" cannot be ${JSON.stringify(value)}`,
+			`Choose one of the listed values for "${name}" (${allowed.join(', ')}).`,
+		);
+	}
+	return value as T;
+}
+
 function readSettings(this: IExecuteFunctions): ImportSettings {
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+	const defaults = DEFAULT_VALUE_PREPARATION;
 	const timezone = String(options.timezone ?? '').trim() || this.getTimezone();
 	if (!isValidTimezone(timezone)) {
-		throw settingError.call(
+		throw settingError(
 			this,
 			`"${timezone}" is not a known timezone`,
 			'Enter an IANA timezone such as Europe/Prague in "Timezone", or leave it empty to use the workflow\'s timezone.',
@@ -436,7 +456,7 @@ function readSettings(this: IExecuteFunctions): ImportSettings {
 	const numberFields = parseFieldList(options.numberFields as string | undefined);
 	const inBoth = [...dateFields].filter((field) => numberFields.has(field));
 	if (inBoth.length > 0) {
-		throw settingError.call(
+		throw settingError(
 			this,
 			`The field "${inBoth[0]}" is listed both in "Date Fields" and in "Number Fields"`,
 			'Keep each field in one of the two lists.',
@@ -444,7 +464,7 @@ function readSettings(this: IExecuteFunctions): ImportSettings {
 	}
 	const timeoutSeconds = options.timeout ?? DEFAULT_TIMEOUT_SECONDS;
 	if (typeof timeoutSeconds !== 'number' || !(timeoutSeconds > 0)) {
-		throw settingError.call(
+		throw settingError(
 			this,
 			`"Timeout" must be a number of seconds above 0 (got ${JSON.stringify(timeoutSeconds)})`,
 			'Set "Timeout" in the options to the seconds to wait for one request, e.g. 60.',
@@ -452,9 +472,9 @@ function readSettings(this: IExecuteFunctions): ImportSettings {
 	}
 	return {
 		dataMode: this.getNodeParameter('dataMode', 0) as DataMode,
-		batchSize: wholeNumber.call(this, options.batchSize ?? DEFAULT_BATCH_SIZE, 'Records per Request', 1, Infinity),
-		concurrency: wholeNumber.call(this, options.concurrency ?? 1, 'Parallel Requests', 1, MAX_CONCURRENCY),
-		retryAttempts: wholeNumber.call(
+		batchSize: wholeNumber(this, options.batchSize ?? DEFAULT_BATCH_SIZE, 'Records per Request', 1, Infinity),
+		concurrency: wholeNumber(this, options.concurrency ?? 1, 'Parallel Requests', 1, MAX_CONCURRENCY),
+		retryAttempts: wholeNumber(
 			this,
 			options.retryAttempts ?? DEFAULT_RETRY_ATTEMPTS,
 			'Retry Attempts',
@@ -465,22 +485,27 @@ function readSettings(this: IExecuteFunctions): ImportSettings {
 		timeoutMs: Math.round(timeoutSeconds * 1000),
 		includeResponse: options.includeResponse === true,
 		values: {
-			...DEFAULT_VALUE_PREPARATION,
+			...defaults,
 			timezone,
 			dateFields,
 			numberFields,
-			dateFormat: (options.dateFormat as DateFormat | undefined) ?? DEFAULT_VALUE_PREPARATION.dateFormat,
+			dateFormat: choice(this, options.dateFormat, 'Date Format', DATE_FORMATS, defaults.dateFormat),
 			convertIsoDateStrings: options.convertIsoDateStrings === true,
-			numberFormat: (options.numberFormat as NumberFormat | undefined) ?? DEFAULT_VALUE_PREPARATION.numberFormat,
-			thousandsSeparator:
-				(options.thousandsSeparator as ThousandsSeparator | undefined) ?? DEFAULT_VALUE_PREPARATION.thousandsSeparator,
+			numberFormat: choice(this, options.numberFormat, 'Number Format', NUMBER_FORMATS, defaults.numberFormat),
+			thousandsSeparator: choice(
+				this,
+				options.thousandsSeparator,
+				'Thousands Separator',
+				THOUSANDS_SEPARATORS,
+				defaults.thousandsSeparator,
+			),
 			decimalPlaces:
 				options.decimalPlaces === undefined
 					? undefined
-					: wholeNumber.call(this, options.decimalPlaces, 'Decimal Places', 0, 10),
-			emptyValues: (options.emptyValues as EmptyValueHandling | undefined) ?? DEFAULT_VALUE_PREPARATION.emptyValues,
-			booleanFormat: (options.booleanFormat as BooleanFormat | undefined) ?? DEFAULT_VALUE_PREPARATION.booleanFormat,
-			objectValues: (options.objectValues as ObjectValueHandling | undefined) ?? DEFAULT_VALUE_PREPARATION.objectValues,
+					: wholeNumber(this, options.decimalPlaces, 'Decimal Places', 0, 10),
+			emptyValues: choice(this, options.emptyValues, 'Null Values', EMPTY_VALUE_HANDLING, defaults.emptyValues),
+			booleanFormat: choice(this, options.booleanFormat, 'Boolean Format', BOOLEAN_FORMATS, defaults.booleanFormat),
+			objectValues: choice(this, options.objectValues, 'Object Values', OBJECT_VALUE_HANDLING, defaults.objectValues),
 			normalizeFieldNames: options.normalizeFieldNames !== false,
 			normalizeTextValues: options.normalizeTextValues !== false,
 		},
