@@ -215,7 +215,19 @@ export async function assertReadyForCalls(this: IHookFunctions): Promise<void> {
 }
 
 function immediateReplyBody(context: IWebhookFunctions): Checked<unknown> {
-	const raw = context.getNodeParameter('responseBody', '{}') as unknown;
+	let raw: unknown;
+	try {
+		raw = context.getNodeParameter('responseBody', '{}');
+	} catch (error) {
+		// For example an expression that refers to data a trigger does not have yet.
+		return {
+			rejection: {
+				status: 500,
+				code: 'response_body_invalid',
+				message: `The Records Trigger's Response Body could not be computed (${(error as Error).message}). Fix it in the node.`,
+			},
+		};
+	}
 	if (typeof raw !== 'string') return { value: raw };
 	if (raw.trim() === '') return { value: undefined };
 	try {

@@ -100,9 +100,7 @@ function respondWith(parameters: RespondParameters, typeVersion = 1): Downstream
 
 describe('workflow call API actions', () => {
 	it('receives a JSON POST with the record fields, answers at once, and the answer is mapped into the record', async () => {
-		const { webhookUrl } = await start({
-			responseBody: '={{ { "status": "Přijato v n8n", "echo": $json.body.invoice } }}',
-		});
+		const { webhookUrl } = await start({ responseBody: '{ "status": "Přijato v n8n", "echo": "FP" }' });
 		const outcome = await outboundCall({
 			url: webhookUrl,
 			method: 'POST',
@@ -118,7 +116,7 @@ describe('workflow call API actions', () => {
 
 		expect(outcome).toMatchObject({ ok: true, status: 200, unmapped: [] });
 		expect(outcome.headers['content-type']).toBe('application/json; charset=utf-8');
-		expect(await storedInvoice()).toMatchObject({ Stav: 'Přijato v n8n', Popis: INVOICE_KEY });
+		expect(await storedInvoice()).toMatchObject({ Stav: 'Přijato v n8n', Popis: 'FP' });
 		expect(host?.executions).toHaveLength(1);
 		expect(await emitted()).toEqual({
 			event: null,
@@ -549,6 +547,14 @@ describe('options', () => {
 		const item = await emitted();
 		expect(item).toMatchObject({ rawBody, body: { a: 1 }, headers: { 'x-source': 'records' } });
 		expect(item.headers).not.toHaveProperty('authorization');
+	});
+
+	it('refuses the call with a clear 500, and starts nothing, when its own Response Body cannot be computed', async () => {
+		const { webhookUrl } = await start({ responseBody: '={{ $("Missing node").item.json }}' });
+		const outcome = await outboundCall({ url: webhookUrl, method: 'POST', body: { a: 1 } });
+		expect(outcome.status).toBe(500);
+		expect(outcome.parsed).toMatchObject({ code: 'response_body_invalid', message: expect.stringMatching(/Response Body could not be computed/) });
+		expect(host?.executions).toHaveLength(0);
 	});
 
 	it('answers with the configured status code', async () => {
