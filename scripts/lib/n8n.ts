@@ -188,6 +188,11 @@ export class N8nInstance {
 		return join(this.userFolder, 'server.log');
 	}
 
+	/** Log of the queue-mode worker: it names each execution it runs ("Worker started execution 7"). */
+	get workerLog(): string {
+		return join(this.userFolder, 'worker.log');
+	}
+
 	/** The environment of one n8n process; each process needs its own task-broker port. */
 	private async env(): Promise<NodeJS.ProcessEnv> {
 		const inherited = Object.fromEntries(
@@ -321,7 +326,7 @@ export class N8nInstance {
 
 	private async startWorker(): Promise<void> {
 		if (this.worker && isRunning(this.worker)) return;
-		const logFile = join(this.userFolder, 'worker.log');
+		const logFile = this.workerLog;
 		writeFileSync(logFile, '', { flag: 'a' });
 		const startOffset = readFileSync(logFile, 'utf8').length;
 		this.worker = startLogged(this.runtime.nodeBin, [this.runtime.n8nBin, 'worker'], logFile, {
@@ -423,6 +428,28 @@ export class N8nInstance {
 		return JSON.parse(text) as T;
 	}
 
+	/** Creates a credential through the public API on the running server; returns its new id. */
+	async createCredential(credential: Omit<CredentialJson, 'id'>): Promise<string> {
+		const { name, type, data } = credential;
+		return (await this.api<{ id: string }>('POST', '/credentials', { name, type, data })).id;
+	}
+
+	/**
+	 * Creates a workflow through the public API on the running server and, if asked, activates it
+	 * (its triggers and webhooks register without a restart). Returns the new workflow id.
+	 */
+	async createWorkflow(workflow: WorkflowJson, { activate = false } = {}): Promise<string> {
+		const { name, nodes, connections, settings } = workflow;
+		const { id } = await this.api<{ id: string }>('POST', '/workflows', {
+			name,
+			nodes,
+			connections,
+			settings: settings ?? { executionOrder: 'v1' },
+		});
+		if (activate) await this.api('POST', `/workflows/${id}/activate`);
+		return id;
+	}
+
 	/** Executions of a workflow, newest first, with their data. */
 	async executions(workflowId: string): Promise<ExecutionSummary[]> {
 		const executions: ExecutionSummary[] = [];
@@ -485,8 +512,13 @@ export function executionError(execution: ExecutionRunJson): string | undefined 
 	return undefined;
 }
 
-/** The items a node emitted on one output of one of its runs. */
-export function nodeOutput(execution: ExecutionRunJson, nodeName: string, { run = 0, output = 0 } = {}): ItemJson[] {
+/** The items a node emitted on one output of one of its runs (of a CLI result or an API execution). */
+export function nodeOutput(
+	execution: { data?: ExecutionRunJson['data'] },
+	nodeName: string,
+	{ run = 0, output = 0 } = {},
+): ItemJson[] {
+	if (!execution.data) throw new Error('The execution carries no data (list executions with includeData).');
 	const runs = execution.data.resultData.runData[nodeName];
 	if (!runs) {
 		throw new Error(`Node "${nodeName}" did not run; nodes that ran: ${Object.keys(execution.data.resultData.runData).join(', ')}`);
