@@ -54,6 +54,7 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'events',
 		type: 'multiOptions',
 		noDataExpression: true,
+		required: true,
 		options: [
 			{
 				name: '*',
