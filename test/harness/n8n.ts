@@ -2,6 +2,7 @@
  * Runs the package's nodes and credential through n8n's own execution engine (n8n-core), over real
  * HTTP. What is real and what is stubbed, and why: see README.md next to this file.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,27 +117,16 @@ export function loadCredentialType(): ICredentialType {
 	return new RecordsApi();
 }
 
-const credentialTypes = new Map<string, ICredentialType>(
-	[loadCredentialType()].map((type) => [type.name, type]),
-);
-
-function credentialTypeByName(name: string): ICredentialType {
-	const type = credentialTypes.get(name);
-	if (!type) throw new UnexpectedError(`Unknown credential type "${name}"`);
-	return type;
-}
-
 /**
  * The credential data n8n hands to nodes: the stored values with the type's defaults filled in,
  * as n8n's CredentialsHelper.applyDefaultsAndOverwrites does (there are no overwrites here).
  */
 function withCredentialDefaults(
-	typeName: string,
+	type: ICredentialType,
 	data: ICredentialDataDecryptedObject,
 ): ICredentialDataDecryptedObject {
-	const { properties } = credentialTypeByName(typeName);
 	const resolved = NodeHelpers.getNodeParameters(
-		properties,
+		type.properties,
 		deepCopy(data) as INodeParameters,
 		true,
 		false,
@@ -146,13 +136,28 @@ function withCredentialDefaults(
 	return (resolved ?? {}) as ICredentialDataDecryptedObject;
 }
 
+/** A credential of one execution: its type and its stored, decrypted values. */
+export interface StoredCredential {
+	type: ICredentialType;
+	data: ICredentialDataDecryptedObject;
+}
+
 /**
  * Serves the credential data of one execution. Authentication calls the credential type's own
  * `authenticate`, as n8n's CredentialsHelper does for function-style authentication.
  */
-class HarnessCredentialsHelper extends ICredentialsHelper {
-	constructor(private readonly stored: Record<string, ICredentialDataDecryptedObject>) {
+export class HarnessCredentialsHelper extends ICredentialsHelper {
+	private readonly stored: Map<string, StoredCredential>;
+
+	constructor(credentials: StoredCredential[]) {
 		super();
+		this.stored = new Map(credentials.map((entry) => [entry.type.name, entry]));
+	}
+
+	private entry(typeName: string): StoredCredential {
+		const entry = this.stored.get(typeName);
+		if (!entry) throw new UnexpectedError(`Unknown credential type "${typeName}"`);
+		return entry;
 	}
 
 	getParentTypes(_name: string): string[] {
@@ -168,7 +173,7 @@ class HarnessCredentialsHelper extends ICredentialsHelper {
 		typeName: string,
 		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
 	): Promise<IHttpRequestOptions> {
-		const { authenticate } = credentialTypeByName(typeName);
+		const { authenticate } = this.entry(typeName).type;
 		if (typeof authenticate === 'function') {
 			return await authenticate(credentials, requestOptions as IHttpRequestOptions);
 		}
@@ -199,11 +204,11 @@ class HarnessCredentialsHelper extends ICredentialsHelper {
 		nodeCredentials: INodeCredentialsDetails,
 		type: string,
 	): Promise<ICredentialDataDecryptedObject> {
-		const data = this.stored[type];
-		if (data === undefined) {
+		const entry = this.stored.get(type);
+		if (entry === undefined) {
 			throw new UnexpectedError(`No credential of type "${type}" named "${nodeCredentials.name}"`);
 		}
-		return withCredentialDefaults(type, data);
+		return withCredentialDefaults(entry.type, entry.data);
 	}
 
 	async updateCredentials(): Promise<void> {}
@@ -211,7 +216,7 @@ class HarnessCredentialsHelper extends ICredentialsHelper {
 	async updateCredentialsOauthTokenData(): Promise<void> {}
 
 	getCredentialsProperties(type: string): INodeProperties[] {
-		return credentialTypeByName(type).properties;
+		return this.entry(type).type.properties;
 	}
 }
 
@@ -224,7 +229,7 @@ let containerReady = false;
  * N8N_LOG_LEVEL asks for it (the error reporter logs every node error, which would drown the test
  * output).
  */
-function prepareContainer(): void {
+export function prepareContainer(): void {
 	if (containerReady) return;
 	const config = new InstanceSettingsConfig();
 	const n8nFolder = mkdtempSync(join(tmpdir(), 'records-harness-'));
@@ -234,9 +239,16 @@ function prepareContainer(): void {
 	containerReady = true;
 }
 
-function additionalDataFor(
+export interface AdditionalDataOptions {
+	hooks?: ExecutionLifecycleHooks;
+	/** The n8n instance's address, for the URLs n8n hands to nodes; default `http://localhost:5678`. */
+	baseUrl?: string;
+}
+
+/** What n8n passes to every execution besides the workflow: credentials, hooks, its URLs. */
+export function additionalDataFor(
 	credentialsHelper: ICredentialsHelper,
-	hooks?: ExecutionLifecycleHooks,
+	{ hooks, baseUrl = 'http://localhost:5678' }: AdditionalDataOptions = {},
 ): IWorkflowExecuteAdditionalData {
 	const unsupported = (what: string) => async () => {
 		throw new UnexpectedError(`${what} is not available in the test harness`);
@@ -246,18 +258,18 @@ function additionalDataFor(
 		hooks,
 		// Without a secrets manager, as in an n8n without external secrets configured.
 		externalSecretsProxy: new ExternalSecretsProxy(),
-		executionId: `harness-${Date.now()}`,
+		executionId: `harness-${randomUUID()}`,
 		currentNodeExecutionIndex: 0,
-		restApiUrl: 'http://localhost:5678/rest',
-		instanceBaseUrl: 'http://localhost:5678/',
-		formBaseUrl: 'http://localhost:5678/form',
-		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
-		formTestBaseUrl: 'http://localhost:5678/form-test',
-		webhookBaseUrl: 'http://localhost:5678/webhook',
-		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
-		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
-		mcpBaseUrl: 'http://localhost:5678/mcp',
-		mcpTestBaseUrl: 'http://localhost:5678/mcp-test',
+		restApiUrl: `${baseUrl}/rest`,
+		instanceBaseUrl: `${baseUrl}/`,
+		formBaseUrl: `${baseUrl}/form`,
+		formWaitingBaseUrl: `${baseUrl}/form-waiting`,
+		formTestBaseUrl: `${baseUrl}/form-test`,
+		webhookBaseUrl: `${baseUrl}/webhook`,
+		webhookWaitingBaseUrl: `${baseUrl}/webhook-waiting`,
+		webhookTestBaseUrl: `${baseUrl}/webhook-test`,
+		mcpBaseUrl: `${baseUrl}/mcp`,
+		mcpTestBaseUrl: `${baseUrl}/mcp-test`,
 		variables: {},
 		executeWorkflow: unsupported('Executing sub-workflows'),
 		getRunExecutionData: async () => undefined,
@@ -338,9 +350,10 @@ function latestVersion(type: INodeType | IVersionedNodeType): number {
 function credentialsFor(
 	nodeType: INodeType,
 	data: RecordsCredentialData | undefined,
-): { stored: Record<string, ICredentialDataDecryptedObject>; refs: INode['credentials'] } {
-	if (!data) return { stored: {}, refs: undefined };
-	const typeName = loadCredentialType().name;
+): { stored: StoredCredential[]; refs: INode['credentials'] } {
+	if (!data) return { stored: [], refs: undefined };
+	const type = loadCredentialType();
+	const typeName = type.name;
 	const usesIt = (nodeType.description.credentials ?? []).some((c) => c.name === typeName);
 	if (!usesIt) {
 		throw new UnexpectedError(
@@ -348,7 +361,7 @@ function credentialsFor(
 		);
 	}
 	return {
-		stored: { [typeName]: { ...data } },
+		stored: [{ type, data: { ...data } }],
 		refs: { [typeName]: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
 	};
 }
@@ -431,7 +444,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	};
 	const mode: WorkflowExecuteMode = 'manual';
 	const hooks = new ExecutionLifecycleHooks(mode, 'harness-execution', workflowData);
-	const additionalData = additionalDataFor(new HarnessCredentialsHelper(stored), hooks);
+	const additionalData = additionalDataFor(new HarnessCredentialsHelper(stored), { hooks });
 
 	const started = performance.now();
 	const run = await new WorkflowExecute(additionalData, mode).run({ workflow, startNode });
@@ -535,12 +548,12 @@ export async function testCredential(data: RecordsCredentialData): Promise<Crede
 	const { test } = credentialType;
 	if (!test) return { status: 'Error', message: 'No testing function found for this credential.' };
 
-	const stored = { [typeName]: { ...data } };
+	const stored: StoredCredential[] = [{ type: credentialType, data: { ...data } }];
 	const credentialsDecrypted: ICredentialsDecrypted = {
 		id: CREDENTIAL_ID,
 		name: CREDENTIAL_NAME,
 		type: typeName,
-		data: withCredentialDefaults(typeName, stored[typeName]),
+		data: withCredentialDefaults(credentialType, stored[0].data),
 	};
 
 	const node: INode = {

@@ -8,31 +8,20 @@
  * WorkflowExecute whose answer depends on the response mode (immediately, last node, or a
  * Respond to Webhook node through the `sendResponse` hook). See README.md for what is emulated.
  */
-import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parse as parseQueryString } from 'node:querystring';
 import { randomUUID } from 'node:crypto';
 
-import { GlobalConfig, InstanceSettingsConfig } from '@n8n/config';
-import { Container } from '@n8n/di';
 import { ExecutionLifecycleHooks, HookContext, WebhookContext, WorkflowExecute } from 'n8n-core';
 import type {
-	ICredentialDataDecryptedObject,
-	ICredentials,
-	ICredentialType,
 	IDataObject,
 	IExecuteFunctions,
 	IExecuteResponsePromiseData,
-	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	INode,
-	INodeCredentialsDetails,
 	INodeExecutionData,
 	INodeParameters,
-	INodeProperties,
 	INodeType,
 	IRun,
 	IWebhookData,
@@ -45,7 +34,6 @@ import type {
 import {
 	createRunExecutionData,
 	deepCopy,
-	ICredentialsHelper,
 	jsonParse,
 	NodeConnectionTypes,
 	NodeHelpers,
@@ -55,7 +43,13 @@ import {
 } from 'n8n-workflow';
 import { Parser as XmlParser } from 'xml2js';
 
-import { nodeTypesFor } from './n8n';
+import {
+	additionalDataFor,
+	HarnessCredentialsHelper,
+	nodeTypesFor,
+	prepareContainer,
+	type StoredCredential,
+} from './n8n';
 
 /** n8n's default N8N_PAYLOAD_SIZE_MAX (MiB): larger bodies never reach a node. */
 export const N8N_PAYLOAD_SIZE_MAX_MB = 16;
@@ -74,7 +68,7 @@ export interface WebhookHostOptions {
 	nodeType: INodeType;
 	parameters: INodeParameters;
 	/** Credential types the node may use, with their data: `{ type, data }`. */
-	credentials?: Array<{ type: ICredentialType; data: ICredentialDataDecryptedObject }>;
+	credentials?: StoredCredential[];
 	/** Nodes connected one after the other behind the trigger. */
 	downstream?: DownstreamNode[];
 	/**
@@ -125,64 +119,6 @@ class HttpRefusal extends Error {
 		readonly hint?: string,
 	) {
 		super(message);
-	}
-}
-
-let containerReady = false;
-
-/** As test/harness/n8n.ts: real n8n-core services, settings in a temporary folder, silent log. */
-function prepareContainer(): void {
-	if (containerReady) return;
-	const config = Container.get(InstanceSettingsConfig);
-	const n8nFolder = mkdtempSync(join(tmpdir(), 'records-webhook-harness-'));
-	Object.assign(config, { n8nFolder, userHome: n8nFolder, enforceSettingsFilePermissions: false });
-	if (process.env.N8N_LOG_LEVEL === undefined) Container.get(GlobalConfig).logging.level = 'silent';
-	containerReady = true;
-}
-
-class WebhookCredentialsHelper extends ICredentialsHelper {
-	constructor(private readonly stored: Map<string, { type: ICredentialType; data: ICredentialDataDecryptedObject }>) {
-		super();
-	}
-
-	getParentTypes(): string[] {
-		return [];
-	}
-
-	isCredentialUsableByNode(): boolean {
-		return true;
-	}
-
-	async authenticate(_credentials: ICredentialDataDecryptedObject, _type: string, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-		return options;
-	}
-
-	async preAuthentication(): Promise<undefined> {
-		return undefined;
-	}
-
-	async runPreAuthentication(): Promise<undefined> {
-		return undefined;
-	}
-
-	async getCredentials(details: INodeCredentialsDetails, type: string): Promise<ICredentials> {
-		throw new UnexpectedError(`Encrypted credentials are not available in the harness (${type} "${details.name}")`);
-	}
-
-	/** The stored values with the credential type's defaults filled in, as n8n's CredentialsHelper does. */
-	async getDecrypted(_additionalData: IWorkflowExecuteAdditionalData, details: INodeCredentialsDetails, type: string): Promise<ICredentialDataDecryptedObject> {
-		const entry = this.stored.get(type);
-		if (entry === undefined) throw new UnexpectedError(`No credential of type "${type}" named "${details.name}"`);
-		const resolved = NodeHelpers.getNodeParameters(entry.type.properties, deepCopy(entry.data) as INodeParameters, false, false, null, null);
-		return (resolved ?? {}) as ICredentialDataDecryptedObject;
-	}
-
-	async updateCredentials(): Promise<void> {}
-
-	async updateCredentialsOauthTokenData(): Promise<void> {}
-
-	getCredentialsProperties(type: string): INodeProperties[] {
-		return this.stored.get(type)?.type.properties ?? [];
 	}
 }
 
@@ -317,7 +253,7 @@ export async function startWebhookHost(options: WebhookHostOptions): Promise<Web
 	if (description === undefined) throw new UnexpectedError(`${nodeType.description.name} declares no webhooks`);
 
 	const nodeName = options.nodeName ?? nodeType.description.defaults.name ?? 'Trigger';
-	const credentialMap = new Map((options.credentials ?? []).map((entry) => [entry.type.name, entry]));
+	const credentials = options.credentials ?? [];
 	const trigger: INode = {
 		id: 'trigger',
 		name: nodeName,
@@ -327,7 +263,7 @@ export async function startWebhookHost(options: WebhookHostOptions): Promise<Web
 		parameters: deepCopy(options.parameters),
 		webhookId: randomUUID(),
 		credentials: Object.fromEntries(
-			[...credentialMap.keys()].map((name) => [name, { id: `${name}-id`, name: `${name} credential` }]),
+			credentials.map(({ type: { name } }) => [name, { id: `${name}-id`, name: `${name} credential` }]),
 		),
 	};
 	const downstream = options.downstream ?? [];
@@ -371,41 +307,16 @@ export async function startWebhookHost(options: WebhookHostOptions): Promise<Web
 		settings: workflow.settings,
 	};
 	const workflowNode = workflow.getNode(nodeName) as INode;
-	const credentialsHelper = new WebhookCredentialsHelper(credentialMap);
+	const credentialsHelper = new HarnessCredentialsHelper(credentials);
 
 	const server: Server = createServer();
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-	const additionalDataFor = (hooks?: ExecutionLifecycleHooks): IWorkflowExecuteAdditionalData =>
-		({
-			credentialsHelper,
-			hooks,
-			executionId: `webhook-harness-${randomUUID()}`,
-			currentNodeExecutionIndex: 0,
-			restApiUrl: `${baseUrl}/rest`,
-			instanceBaseUrl: `${baseUrl}/`,
-			formBaseUrl: `${baseUrl}/form`,
-			formWaitingBaseUrl: `${baseUrl}/form-waiting`,
-			formTestBaseUrl: `${baseUrl}/form-test`,
-			webhookBaseUrl: `${baseUrl}/webhook`,
-			webhookWaitingBaseUrl: `${baseUrl}/webhook-waiting`,
-			webhookTestBaseUrl: `${baseUrl}/webhook-test`,
-			mcpBaseUrl: `${baseUrl}/mcp`,
-			mcpTestBaseUrl: `${baseUrl}/mcp-test`,
-			variables: {},
-			executeWorkflow: async () => {
-				throw new UnexpectedError('Sub-workflows are not available in the webhook harness');
-			},
-			getRunExecutionData: async () => undefined,
-			getRuntimeCredential: async () => undefined,
-			logAiEvent: () => {},
-			startRunnerTask: async () => {
-				throw new UnexpectedError('The task runner is not available in the webhook harness');
-			},
-		}) as unknown as IWorkflowExecuteAdditionalData;
+	const additionalDataWith = (hooks?: ExecutionLifecycleHooks): IWorkflowExecuteAdditionalData =>
+		additionalDataFor(credentialsHelper, { hooks, baseUrl });
 
-	const activationData = additionalDataFor();
+	const activationData = additionalDataWith();
 	const evaluate = <T>(value: unknown, fallback?: unknown): T =>
 		workflow.expression.getSimpleParameterValue(workflowNode, value as string, 'internal', {}, undefined, fallback as string) as T;
 
@@ -486,7 +397,7 @@ export async function startWebhookHost(options: WebhookHostOptions): Promise<Web
 			responses.push(response);
 			announceResponse?.();
 		});
-		const additionalData = additionalDataFor(hooks);
+		const additionalData = additionalDataWith(hooks);
 		additionalData.httpRequest = req as unknown as IWorkflowExecuteAdditionalData['httpRequest'];
 		additionalData.httpResponse = res as unknown as IWorkflowExecuteAdditionalData['httpResponse'];
 		const webhookData = webhookDataFor(method, additionalData);
