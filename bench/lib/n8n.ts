@@ -1,15 +1,18 @@
 /**
  * A real n8n for the comparisons that must run inside n8n, started with the project's own n8n
  * library (scripts/lib). The package is built, packed and installed through the community-package
- * route, as users get it. Each `n8n execute` process reports its peak memory on exit through a
- * small preload script, so memory can be compared without counting anything but that process.
+ * route, as users get it. Workflows are started through webhooks of one running server (no start-up
+ * per run, and no run data pushed through the CLI's output, which truncates large results); their
+ * run data, with the execution time n8n records for every node, is read back through the public API.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { N8nInstance, type CredentialJson, type ExecutionRunJson, type WorkflowJson } from '../../scripts/lib/n8n';
+import { N8nInstance, type CredentialJson, type ExecutionRunJson, type ExecutionSummary, type WorkflowJson } from '../../scripts/lib/n8n';
 import { buildPackage, packPackage, type PackedPackage } from '../../scripts/lib/package';
 import { cacheDir } from '../../scripts/lib/paths';
+import { sleep } from '../../scripts/lib/proc';
 import { ensureRuntime, RUNTIMES } from '../../scripts/lib/runtime';
 import { TOKENS } from '../../test/sandbox/seeds';
 import type { BenchContext } from './context';
@@ -18,14 +21,7 @@ import { BENCH_TMP } from './sandbox';
 export const RECORDS_NODE_TYPE = 'n8n-nodes-records.records';
 export const RECORDS_CREDENTIAL = { id: 'benchRecordsCred', name: 'Records (benchmark sandbox)' };
 
-const PEAK_RSS_PRELOAD = `'use strict';
-const { appendFileSync } = require('node:fs');
-process.on('exit', () => {
-	try {
-		appendFileSync(process.env.BENCH_PEAK_RSS_FILE, JSON.stringify({ pid: process.pid, argv: process.argv.slice(2), maxRssKiB: process.resourceUsage().maxRSS }) + '\\n');
-	} catch {}
-});
-`;
+type NodeJson = WorkflowJson['nodes'][number];
 
 let packed: PackedPackage | undefined;
 
@@ -39,45 +35,60 @@ async function packedPackage(context: BenchContext): Promise<PackedPackage> {
 	return packed;
 }
 
+/** The process listening on a loopback port (the n8n server), from the socket table. */
+function pidListeningOn(port: number): number {
+	const table = execFileSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
+	const match = /pid=(\d+)/.exec(table);
+	if (!match) throw new Error(`No process found listening on port ${port}:\n${table}`);
+	return Number(match[1]);
+}
+
+function statusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+	const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+	return match ? Number(match[1]) : Number.NaN;
+}
+
+/** Resets the process's peak RSS (VmHWM) to its current RSS (Linux ≥ 4.0); false when not permitted. */
+function resetPeakRss(pid: number): boolean {
+	try {
+		writeFileSync(`/proc/${pid}/clear_refs`, '5');
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+export interface WebhookRun {
+	run: ExecutionRunJson;
+	/** Peak RSS of the n8n server during the execution (reset before the call). */
+	peakRssMiB: number;
+	/** RSS of the n8n server just before the call. */
+	rssBeforeMiB: number;
+}
+
 export interface BenchN8n {
 	instance: N8nInstance;
 	nodeVersion: string;
-	/** Runs a workflow with `n8n execute`; returns the run and the peak RSS of that n8n process. */
-	execute(workflowId: string): Promise<{ run: ExecutionRunJson; peakRssMiB: number }>;
+	/** Calls a workflow's webhook, waits for its execution to finish, returns its run data. */
+	runByWebhook(workflowId: string, path: string, timeoutMs?: number): Promise<WebhookRun>;
+	/** Stops and starts the server again: a fresh process, for memory figures not shaped by earlier runs. */
+	restart(): Promise<void>;
+	stop(): Promise<void>;
 }
 
 /**
  * A fresh n8n instance (own user folder) with the package installed, a Records credential for the
- * sandbox, and the given workflows imported. The server is not started; `execute` runs workflows
- * in a CLI process each.
+ * sandbox, the given workflows imported and made active, and the server started.
  */
-export async function prepareN8n(
-	context: BenchContext,
-	workflows: WorkflowJson[],
-	credentials: CredentialJson[] = [],
-): Promise<BenchN8n> {
-	if (!packed) rmSync(join(cacheDir, 'bench', 'instances'), { recursive: true, force: true });
+export async function startN8n(context: BenchContext, workflows: WorkflowJson[], credentials: CredentialJson[] = []): Promise<BenchN8n> {
 	const runtime = await ensureRuntime(RUNTIMES.v2, (line) => context.log(`[n8n-runtime] ${line}`));
 	const pkg = await packedPackage(context);
-	mkdirSync(BENCH_TMP, { recursive: true });
-	const preload = join(BENCH_TMP, 'peak-rss-preload.cjs');
-	writeFileSync(preload, PEAK_RSS_PRELOAD);
-	const rssFile = join(BENCH_TMP, `n8n-peak-rss-${Date.now()}.jsonl`);
 	// Not under .cache/e2e, which the end-to-end suite clears at its start.
-	const userFolder = join(cacheDir, 'bench', 'instances', `n8n-${Date.now()}`);
+	const instancesDir = join(cacheDir, 'bench', 'instances');
+	rmSync(instancesDir, { recursive: true, force: true });
+	const userFolder = join(instancesDir, `n8n-${Date.now()}`);
 	mkdirSync(userFolder, { recursive: true });
-	const instance = await N8nInstance.create({
-		runtime,
-		userFolder,
-		package: pkg,
-		env: {
-			NODE_OPTIONS: `--require ${preload}`,
-			BENCH_PEAK_RSS_FILE: rssFile,
-			// Large run data is the point of the measurement; do not spend time storing it.
-			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'none',
-			EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'false',
-		},
-	});
+	const instance = await N8nInstance.create({ runtime, userFolder, package: pkg });
 	await instance.importCredentials([
 		{
 			...RECORDS_CREDENTIAL,
@@ -87,18 +98,51 @@ export async function prepareN8n(
 		...credentials,
 	]);
 	await instance.importWorkflows(workflows);
+	for (const workflow of workflows) await instance.activate(workflow.id);
+	context.log(`starting n8n ${instance.n8nVersion}`);
+	await instance.start();
+	let pid = pidListeningOn(instance.port);
 	const nodeVersion = typeof runtime.spec.node === 'string' ? process.version : `v${runtime.spec.node.version}`;
+
+	const latestExecution = async (workflowId: string): Promise<ExecutionSummary | undefined> => {
+		const page = await instance.api<{ data: ExecutionSummary[] }>('GET', `/executions?${new URLSearchParams({ workflowId, limit: '1' })}`);
+		return page.data[0];
+	};
+
 	return {
 		instance,
 		nodeVersion,
-		async execute(workflowId: string) {
-			const { exitCode, run, output } = await instance.execute(workflowId);
-			const failure = executionFailure(run);
-			if (exitCode !== 0 || failure) {
-				throw new Error(`n8n execute --id=${workflowId} failed (exit ${exitCode}): ${failure ?? output.slice(-2000)}`);
+		async runByWebhook(workflowId, path, timeoutMs = 600_000) {
+			await instance.waitForWebhook(path);
+			const previous = (await latestExecution(workflowId))?.id;
+			const rssBeforeMiB = statusKiB(pid, 'VmRSS') / 1024;
+			if (!resetPeakRss(pid)) context.log('could not reset the n8n server\'s peak RSS; memory figures are cumulative');
+			const response = await fetch(`${instance.baseUrl}/webhook/${path}`, { method: 'POST' });
+			if (!response.ok) throw new Error(`Webhook ${path} answered ${response.status}: ${await response.text()}`);
+			const deadline = Date.now() + timeoutMs;
+			let finished: ExecutionSummary | undefined;
+			while (!finished) {
+				if (Date.now() > deadline) throw new Error(`The execution of ${workflowId} did not finish within ${timeoutMs / 1000} s`);
+				await sleep(250);
+				const latest = await latestExecution(workflowId);
+				if (latest && latest.id !== previous && !['new', 'running', 'waiting'].includes(latest.status)) finished = latest;
 			}
-			return { run, peakRssMiB: peakRssOf(rssFile, workflowId) };
+			const peakRssMiB = statusKiB(pid, 'VmHWM') / 1024;
+			const full = await instance.api<ExecutionSummary>('GET', `/executions/${finished.id}?includeData=true`);
+			if (!full.data) throw new Error(`Execution ${finished.id} of ${workflowId} has no data`);
+			const run: ExecutionRunJson = { status: full.status, finished: full.finished, mode: full.mode, data: full.data };
+			const failure = executionFailure(run);
+			if (failure || full.status !== 'success') {
+				throw new Error(`Execution ${finished.id} of ${workflowId} ended ${full.status}: ${failure ?? 'no error recorded'}`);
+			}
+			return { run, peakRssMiB, rssBeforeMiB };
 		},
+		async restart() {
+			await instance.stop();
+			await instance.start();
+			pid = pidListeningOn(instance.port);
+		},
+		stop: () => instance.stop(),
 	};
 }
 
@@ -111,18 +155,6 @@ function executionFailure(run: ExecutionRunJson): string | undefined {
 	return undefined;
 }
 
-/** Peak RSS of the last `n8n execute --id=<id>` process, as its preload recorded it. */
-function peakRssOf(file: string, workflowId: string): number {
-	if (!existsSync(file)) return Number.NaN;
-	const entries = readFileSync(file, 'utf8')
-		.split('\n')
-		.filter(Boolean)
-		.map((line) => JSON.parse(line) as { argv: string[]; maxRssKiB: number })
-		.filter((entry) => entry.argv.includes('execute') && entry.argv.includes(`--id=${workflowId}`));
-	const last = entries[entries.length - 1];
-	return last ? last.maxRssKiB / 1024 : Number.NaN;
-}
-
 /** The execution time n8n recorded for a node's first run, in ms. */
 export function nodeExecutionTime(run: ExecutionRunJson, nodeName: string): number {
 	const task = run.data.resultData.runData[nodeName]?.[0] as { executionTime?: number } | undefined;
@@ -130,24 +162,21 @@ export function nodeExecutionTime(run: ExecutionRunJson, nodeName: string): numb
 	return task.executionTime;
 }
 
-export function manualTrigger(): WorkflowJson['nodes'][number] {
+/** A Webhook node that starts its workflow on POST and answers at once. */
+export function webhookTrigger(path: string, webhookId: string, name = 'Webhook'): NodeJson {
 	return {
-		id: 'trigger',
-		name: 'Start',
-		type: 'n8n-nodes-base.manualTrigger',
-		typeVersion: 1,
+		id: `webhook-${path}`,
+		name,
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
 		position: [0, 0],
-		parameters: {},
+		webhookId,
+		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
 	};
 }
 
-/** A linear workflow: manual trigger, then the given nodes one after the other. */
-export function linearWorkflow(id: string, name: string, nodes: Array<WorkflowJson['nodes'][number]>): WorkflowJson {
-	return chainWorkflow(id, name, [manualTrigger(), ...nodes]);
-}
-
 /** A workflow of the given nodes, each connected to the next. */
-export function chainWorkflow(id: string, name: string, all: Array<WorkflowJson['nodes'][number]>): WorkflowJson {
+export function chainWorkflow(id: string, name: string, all: NodeJson[]): WorkflowJson {
 	const connections: Record<string, unknown> = {};
 	for (let index = 0; index < all.length - 1; index++) {
 		connections[all[index].name] = { main: [[{ node: all[index + 1].name, type: 'main', index: 0 }]] };

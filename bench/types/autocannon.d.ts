@@ -6,6 +6,8 @@ declare module 'autocannon' {
 		headers?: Record<string, string>;
 		body?: string;
 		connections?: number;
+		/** Requests per second across all connections; unlimited when absent. */
+		overallRate?: number;
 		duration?: number;
 		pipelining?: number;
 		timeout?: number;
