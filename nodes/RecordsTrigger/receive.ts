@@ -8,6 +8,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { ReplyFormat } from '../Records/helpers/replyBody';
+import { xmlName } from '../Records/helpers/xml';
 import { ANY_EVENT, NO_EVENT } from './description';
 import {
 	challengeFor,
@@ -19,7 +21,7 @@ import {
 	type BasicCredentialData,
 	type BearerCredentialData,
 } from './helpers/callerAuth';
-import { replyFormatFor, writeRefusal, writeReply, type ReplyFormat, type WebhookReplyTarget } from './helpers/reply';
+import { replyFormatFor, writeRefusal, writeReply, type WebhookReplyTarget } from './helpers/reply';
 import {
 	chooseBodyFormat,
 	decodeBody,
@@ -34,7 +36,6 @@ import {
 	type Rejection,
 } from './helpers/requestBody';
 import { responseSetupProblem, type ResponseMode } from './helpers/responseSetup';
-import { xmlName } from './helpers/xml';
 
 type HeaderValue = string | string[] | undefined;
 

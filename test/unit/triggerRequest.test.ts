@@ -5,7 +5,8 @@ import {
 	checkCaller,
 	credentialProblem,
 } from '../../nodes/RecordsTrigger/helpers/callerAuth';
-import { replyFormatFor, serializeReply } from '../../nodes/RecordsTrigger/helpers/reply';
+import { serializeReply } from '../../nodes/Records/helpers/replyBody';
+import { replyFormatFor } from '../../nodes/RecordsTrigger/helpers/reply';
 import {
 	chooseBodyFormat,
 	decodeBody,

@@ -1,4 +1,4 @@
-import { parseXml, toXml, XmlSyntaxError, XML_MAX_DEPTH } from '../../nodes/RecordsTrigger/helpers/xml';
+import { parseXml, toXml, XmlSyntaxError, XML_MAX_DEPTH } from '../../nodes/Records/helpers/xml';
 
 describe('Records Trigger XML reader', () => {
 	it('maps elements, repeated elements, attributes and text as documented', () => {

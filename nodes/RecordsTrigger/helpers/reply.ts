@@ -1,8 +1,5 @@
+import { serializeReply, type ReplyFormat } from '../../Records/helpers/replyBody';
 import type { BodyFormat } from './requestBody';
-import { toXml } from './xml';
-
-/** The format the trigger answers in: that of the call. */
-export type ReplyFormat = 'json' | 'xml';
 
 /** The response object n8n hands to webhook nodes, narrowed to what the trigger uses (Node's ServerResponse API). */
 export interface WebhookReplyTarget {
@@ -35,18 +32,6 @@ export function replyFormatFor(bodyFormat: BodyFormat | undefined, accept: strin
 	const json = acceptQuality(accept, (type) => type.endsWith('/json') || type.endsWith('+json'));
 	if (xml.q > json.q || (xml.q === json.q && xml.q > 0 && xml.position < json.position)) return 'xml';
 	return 'json';
-}
-
-export interface SerializedReply {
-	body: string;
-	contentType: string;
-}
-
-export function serializeReply(value: unknown, format: ReplyFormat, xmlRootElement: string): SerializedReply {
-	if (format === 'xml') {
-		return { body: toXml(xmlRootElement, value), contentType: 'application/xml; charset=utf-8' };
-	}
-	return { body: JSON.stringify(value ?? null), contentType: 'application/json; charset=utf-8' };
 }
 
 export interface ReplyOptions {
