@@ -96,11 +96,12 @@ export async function installPackage(packed: PackedPackage, userFolder: string):
 	mkdirSync(target, { recursive: true });
 	await run('tar', ['-xzf', packed.tarball, '-C', target, '--strip-components=1']);
 	const manifest = join(nodesDir, 'package.json');
-	let nodesPackage: { name?: string; private?: boolean; dependencies?: Record<string, string> } = {};
+	// No "name": these manifests pile up under .cache, and jest reports equally named packages as collisions.
+	let nodesPackage: { private?: boolean; dependencies?: Record<string, string> } = { private: true };
 	try {
 		nodesPackage = JSON.parse(readFileSync(manifest, 'utf8')) as typeof nodesPackage;
 	} catch {
-		nodesPackage = { name: 'installed-nodes', private: true };
+		// First package in this instance.
 	}
 	nodesPackage.dependencies = { ...nodesPackage.dependencies, [packed.name]: packed.version };
 	writeFileSync(manifest, JSON.stringify(nodesPackage, null, '\t'));

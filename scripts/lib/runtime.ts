@@ -151,9 +151,13 @@ function headersDir(nodeBin: string): string | undefined {
 }
 
 /** Runs one install step, printing how long it has been running so a slow first install does not look stuck. */
+let activeProgress = 0;
+
 async function withProgress<T>(label: string, log: Log, progress: () => string, work: () => Promise<T>): Promise<T> {
 	const started = Date.now();
-	const tty = process.stderr.isTTY === true;
+	// One install at a time updates a single terminal line; parallel installs print lines instead.
+	const tty = process.stderr.isTTY === true && activeProgress === 0;
+	activeProgress++;
 	let finished = false;
 	const ticker = (async () => {
 		let last = 0;
@@ -176,6 +180,7 @@ async function withProgress<T>(label: string, log: Log, progress: () => string, 
 		return result;
 	} finally {
 		finished = true;
+		activeProgress--;
 		await ticker;
 		log(`${label}: done in ${formatDuration(Date.now() - started)}`);
 	}

@@ -15,7 +15,7 @@ export default async function globalSetup(): Promise<void> {
 	const started = Date.now();
 	const log = (line: string) => process.stderr.write(`[e2e] ${line}\n`);
 	log('');
-	for (const name of runtimeNamesUnderTest()) await ensureRuntime(runtimeSpec(name), log);
+	await Promise.all(runtimeNamesUnderTest().map((name) => ensureRuntime(runtimeSpec(name), log)));
 	await buildPackage();
 	const packed = await packPackage(join(cacheDir, 'e2e', 'package'));
 	rmSync(join(e2eDir, 'instances'), { recursive: true, force: true });
