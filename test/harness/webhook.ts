@@ -5,8 +5,10 @@
  * as n8n does for version-1 webhook nodes, calls the node's `webhook()` through n8n-core's real
  * WebhookContext, and then handles the result as n8n's executeWebhook does: the node's own answer
  * (`noWebhookResponse`), an answer without execution, or a workflow run by n8n-core's
- * WorkflowExecute whose answer depends on the response mode (immediately, last node, or a
- * Respond to Webhook node through the `sendResponse` hook). See README.md for what is emulated.
+ * WorkflowExecute whose answer depends on the response mode (immediately, last node, or a node
+ * answering through the `sendResponse` hook: Records → Respond to Call, or Respond to Webhook).
+ * This package's node types are named as n8n names an installed package's nodes. See README.md for
+ * what is emulated.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -42,6 +44,8 @@ import {
 	Workflow,
 } from 'n8n-workflow';
 import { Parser as XmlParser } from 'xml2js';
+
+import { name as PACKAGE_NAME } from '../../package.json';
 
 import {
 	additionalDataFor,
@@ -206,12 +210,18 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
 		res.end(body);
 		return;
 	}
-	// Express's res.send for strings (text/html by default) and res.json for everything else.
+	// Express's res.send for strings (text/html by default) and res.json for everything else; both
+	// send UTF-8 and say so in the Content-Type, also in one the workflow set.
 	const isText = typeof body === 'string';
 	const text = isText ? body : JSON.stringify(body);
+	const contentType = lower['content-type'] ?? (isText ? 'text/html' : 'application/json');
+	const withoutCharset = contentType
+		.split(';')
+		.map((part) => part.trim())
+		.filter((part, index) => index === 0 || !part.toLowerCase().startsWith('charset='));
 	res.writeHead(status, {
-		'content-type': isText ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8',
 		...lower,
+		'content-type': [...withoutCharset, 'charset=utf-8'].join('; '),
 		'content-length': String(Buffer.byteLength(text)),
 	});
 	res.end(text);
@@ -243,12 +253,25 @@ function lastNodeAnswer(
 }
 
 /**
+ * The node type under the name n8n gives it: n8n names the nodes of an installed community package
+ * "<package>.<name>", so this package's nodes (named without a package in their description) get
+ * the package name in front, as they do in n8n; others (n8n's own, the harness's) keep theirs.
+ */
+function asInstalled(type: INodeType): INodeType {
+	if (type.description.name.includes('.')) return type;
+	const installed = Object.create(type) as INodeType;
+	installed.description = { ...type.description, name: `${PACKAGE_NAME}.${type.description.name}` };
+	return installed;
+}
+
+/**
  * Starts the host with the workflow "trigger → downstream…" active: the node's lifecycle methods
  * run first (an error there is the activation error, and the host does not start).
  */
 export async function startWebhookHost(options: WebhookHostOptions): Promise<WebhookHost> {
 	prepareContainer();
-	const { nodeType } = options;
+	const nodeType = asInstalled(options.nodeType);
+	const downstreamTypes = (options.downstream ?? []).map((node) => asInstalled(node.type));
 	const description = nodeType.description.webhooks?.[0] as IWebhookDescription | undefined;
 	if (description === undefined) throw new UnexpectedError(`${nodeType.description.name} declares no webhooks`);
 
@@ -272,7 +295,7 @@ export async function startWebhookHost(options: WebhookHostOptions): Promise<Web
 		...downstream.map((node, index) => ({
 			id: `downstream-${index}`,
 			name: node.name,
-			type: node.type.description.name,
+			type: downstreamTypes[index].description.name,
 			typeVersion: node.typeVersion ?? 1,
 			position: [200 * (index + 1), 0] as [number, number],
 			parameters: deepCopy(node.parameters ?? {}),
@@ -291,7 +314,7 @@ export async function startWebhookHost(options: WebhookHostOptions): Promise<Web
 		nodes,
 		connections,
 		active: true,
-		nodeTypes: nodeTypesFor(nodeType, ...downstream.map((node) => node.type)),
+		nodeTypes: nodeTypesFor(nodeType, ...downstreamTypes),
 		settings: { executionOrder: 'v1' },
 	});
 	const workflowData: IWorkflowBase = {
