@@ -12,6 +12,7 @@ import * as invoice from './actions/invoice/Invoice.resource';
 import * as record from './actions/record/Record.resource';
 import * as report from './actions/report/Report.resource';
 import { router } from './actions/router';
+import * as workflowCall from './actions/workflowCall/WorkflowCall.resource';
 
 export class Records implements INodeType {
 	description: INodeTypeDescription = {
@@ -26,7 +27,14 @@ export class Records implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'recordsApi', required: true }],
+		credentials: [
+			{
+				name: 'recordsApi',
+				required: true,
+				// Answering the service's call sends nothing to its API.
+				displayOptions: { hide: { resource: ['workflowCall'] } },
+			},
+		],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -39,6 +47,7 @@ export class Records implements INodeType {
 					{ name: 'Invoice', value: 'invoice' },
 					{ name: 'Record', value: 'record' },
 					{ name: 'Report', value: 'report' },
+					{ name: 'Workflow Call', value: 'workflowCall' },
 				],
 				default: 'record',
 			},
@@ -47,6 +56,7 @@ export class Records implements INodeType {
 			...client.description,
 			...invoice.description,
 			...customApi.description,
+			...workflowCall.description,
 		],
 	};
 

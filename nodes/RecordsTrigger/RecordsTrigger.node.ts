@@ -21,7 +21,7 @@ export class RecordsTrigger implements INodeType {
 		icon: { light: 'file:records.svg', dark: 'file:records.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["responseMode"] === "onReceived" ? "Respond immediately" : $parameter["responseMode"] === "lastNode" ? "Respond when last node finishes" : "Respond with Respond to Webhook"}}',
+		subtitle: '={{$parameter["responseMode"] === "onReceived" ? "Respond immediately" : $parameter["responseMode"] === "lastNode" ? "Respond when last node finishes" : "Respond with a Respond node"}}',
 		description:
 			"Starts the workflow when the Records service calls it: its webhooks (e.g. invoice.paid) and its workflow 'call API' actions",
 		defaults: { name: 'Records Trigger' },

@@ -211,7 +211,7 @@ export async function assertReadyForCalls(this: IHookFunctions): Promise<void> {
 	const authentication = this.getNodeParameter('authentication', 'none') as CallerAuthentication;
 	await expectedCaller(this, authentication);
 	const responseMode = this.getNodeParameter('responseMode', 'onReceived') as ResponseMode;
-	const problem = responseSetupProblem(responseMode, this.getChildNodes(this.getNode().name));
+	const problem = responseSetupProblem(responseMode, this.getChildNodes(this.getNode().name, { includeNodeParameters: true }));
 	if (problem !== undefined) throw new NodeOperationError(this.getNode(), problem);
 }
 
@@ -322,7 +322,7 @@ export async function receiveCall(this: IWebhookFunctions): Promise<IWebhookResp
 	}
 
 	const responseMode = this.getNodeParameter('responseMode', 'onReceived') as ResponseMode;
-	const setupProblem = responseSetupProblem(responseMode, this.getChildNodes(this.getNode().name));
+	const setupProblem = responseSetupProblem(responseMode, this.getChildNodes(this.getNode().name, { includeNodeParameters: true }));
 	if (setupProblem !== undefined) return refuse({ status: 500, code: 'workflow_setup', message: setupProblem });
 
 	const ping = method === 'HEAD' || header(req.headers, 'x-records-ping') === '1';

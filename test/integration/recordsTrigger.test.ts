@@ -421,15 +421,15 @@ describe('respond modes, mapped back into the record', () => {
 		expect(await storedInvoice()).toMatchObject({ Stav: 'Schváleno' });
 	});
 
-	it('refuses activation when Respond says "Respond to Webhook" but the node is missing or would refuse to answer', async () => {
+	it('refuses activation when Respond says "Using a Respond Node" but no node answers, or a Respond to Webhook node would refuse to', async () => {
 		const options = (downstream: DownstreamNode[]) => ({
 			nodeType: new RecordsTrigger(),
 			parameters: { responseMode: 'responseNode' },
 			downstream,
 		});
-		await expect(startWebhookHost(options([]))).rejects.toThrow(/no Respond to Webhook node follows/);
+		await expect(startWebhookHost(options([]))).rejects.toThrow(/no node after the Records Trigger answers the call/);
 		await expect(startWebhookHost(options([respondWith({ respondWith: 'noData' }, 1.5)]))).rejects.toThrow(
-			/is at version 1.5.*Use it at version 1/,
+			/is at version 1.5.*Replace it with a Records node set to Workflow Call → Respond to Call/,
 		);
 	});
 

@@ -177,8 +177,8 @@ describe('Respond setup', () => {
 	});
 
 	it('needs an enabled Respond to Webhook node for responseNode, at a version that answers for this trigger', () => {
-		expect(responseSetupProblem('responseNode', [])).toMatch(/no Respond to Webhook node follows/);
-		expect(responseSetupProblem('responseNode', [respond(1, true)])).toMatch(/no Respond to Webhook node follows/);
+		expect(responseSetupProblem('responseNode', [])).toMatch(/no node after the Records Trigger answers the call/);
+		expect(responseSetupProblem('responseNode', [respond(1, true)])).toMatch(/no node after the Records Trigger answers the call/);
 		expect(responseSetupProblem('responseNode', [respond(1.5)])).toMatch(/is at version 1.5/);
 		expect(responseSetupProblem('responseNode', [respond(1)])).toBeUndefined();
 	});

@@ -6,6 +6,7 @@ type NodeMap = {
 	client: 'getMany';
 	invoice: 'create';
 	customApi: 'request';
+	workflowCall: 'respond';
 };
 
 export type RecordsType = AllEntities<NodeMap>;

@@ -7,6 +7,7 @@ import * as invoice from './invoice/Invoice.resource';
 import type { RecordsType } from './node.type';
 import * as record from './record/Record.resource';
 import * as report from './report/Report.resource';
+import * as workflowCall from './workflowCall/WorkflowCall.resource';
 
 /**
  * Every operation takes all input items at once: imports batch many items into one request,
@@ -34,6 +35,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			break;
 		case 'customApi':
 			returnData = await customApi[recordsNodeData.operation].execute.call(this, items);
+			break;
+		case 'workflowCall':
+			returnData = await workflowCall[recordsNodeData.operation].execute.call(this, items);
 			break;
 		default:
 			throw new NodeOperationError(

@@ -1,0 +1,252 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	INodeProperties,
+	IWorkflowDataProxyData,
+} from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { serializeReply } from '../../helpers/replyBody';
+import {
+	callToAnswer,
+	isRecordsTrigger,
+	responseHeaders,
+	type HeaderEntry,
+	type TriggerBefore,
+} from '../../helpers/workflowCall';
+import { xmlName } from '../../helpers/xml';
+import { choice } from '../report/readSettings';
+import { asNodeError, errorItem } from '../restCommon';
+
+const RESPOND_WITH = ['firstIncomingItem', 'json', 'text'] as const;
+const FORMATS = ['sameAsCall', 'json', 'xml'] as const;
+const DEFAULT_XML_ROOT = 'response';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Answers the call that started this execution. Put it after a Records Trigger whose Respond option is "Using a Respond Node". The service\'s call API action can map fields of the answer into the record (Response processing tab, mapping).',
+		name: 'respondNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Respond With',
+		name: 'respondWith',
+		type: 'options',
+		options: [
+			{
+				name: 'First Incoming Item',
+				value: 'firstIncomingItem',
+				description: "The JSON of this node's first input item",
+			},
+			{
+				name: 'JSON',
+				value: 'json',
+				description: 'A JSON object you type, or build with expressions',
+			},
+			{
+				name: 'Text',
+				value: 'text',
+				description: 'Text sent as it is, e.g. an XML document the workflow built',
+			},
+		],
+		default: 'firstIncomingItem',
+		description: 'What to send back to the service',
+	},
+	{
+		displayName: 'Response Body',
+		name: 'responseBody',
+		type: 'json',
+		default: '{\n  "status": "ok"\n}',
+		displayOptions: { show: { respondWith: ['json'] } },
+		description:
+			'The answer, sent as JSON or XML as Format says. Expressions in it are read from the first input item.',
+	},
+	{
+		displayName: 'Response Text',
+		name: 'responseText',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		displayOptions: { show: { respondWith: ['text'] } },
+		description:
+			'Sent as it is, as text/plain unless Options → Response Headers sets a Content-Type (e.g. application/xml for XML)',
+	},
+	{
+		displayName: 'Format',
+		name: 'format',
+		type: 'options',
+		options: [
+			{
+				name: 'Same as the Call',
+				value: 'sameAsCall',
+				description:
+					'XML when the call sent XML (or, without a body, asked for XML), otherwise JSON',
+			},
+			{ name: 'JSON', value: 'json' },
+			{ name: 'XML', value: 'xml' },
+		],
+		default: 'sameAsCall',
+		displayOptions: { hide: { respondWith: ['text'] } },
+		description:
+			'How the answer is written. XML uses the same mapping the Records Trigger reads XML with: attributes from "@name" fields, text from "#text".',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Response Code',
+				name: 'responseCode',
+				type: 'number',
+				typeOptions: { minValue: 100, maxValue: 599 },
+				default: 200,
+				description: 'The HTTP status of the answer',
+			},
+			{
+				displayName: 'Response Headers',
+				name: 'responseHeaders',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				placeholder: 'Add header',
+				default: {},
+				options: [
+					{
+						displayName: 'Header',
+						name: 'entries',
+						values: [
+							{
+								displayName: 'Name',
+								name: 'name',
+								type: 'string',
+								default: '',
+								placeholder: 'X-Status',
+							},
+							{
+								displayName: 'Value',
+								name: 'value',
+								type: 'string',
+								default: '',
+								description: 'ASCII text only: HTTP headers cannot carry other characters',
+							},
+						],
+					},
+				],
+				description: 'Headers to send with the answer. A Content-Type here replaces the one of the format.',
+			},
+			{
+				displayName: 'XML Root Element',
+				name: 'xmlRootElement',
+				type: 'string',
+				default: DEFAULT_XML_ROOT,
+				description: 'The root element of an XML answer',
+			},
+		],
+	},
+];
+
+const displayOptions = { show: { resource: ['workflowCall'], operation: ['respond'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+/**
+ * Answers through n8n's `sendResponse`, as n8n's Respond to Webhook node does, once, with the first
+ * input item; the items pass through unchanged. Everything is checked before anything is sent, so
+ * a mistake fails the node without a half-made answer.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	try {
+		await this.sendResponse(buildResponse.call(this, items));
+	} catch (error) {
+		if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, 0);
+		return [{ ...errorItem(error, 0), pairedItem: items.map((_, item) => ({ item })) }];
+	}
+	return items.map((item, index) => ({ ...item, pairedItem: { item: index } }));
+}
+
+function buildResponse(this: IExecuteFunctions, items: INodeExecutionData[]): IN8nHttpFullResponse {
+	const node = this.getNode();
+	const call = callToAnswer(triggersBefore.call(this));
+	if ('problem' in call) throw new NodeOperationError(node, call.problem, { description: call.hint });
+
+	const respondWith = choice(node, this.getNodeParameter('respondWith', 0), RESPOND_WITH, 'firstIncomingItem', 'Respond With', 0);
+	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+	const statusCode = responseCode.call(this, options.responseCode);
+	const entries = ((options.responseHeaders as IDataObject | undefined)?.entries ?? []) as HeaderEntry[];
+	const checked = responseHeaders(Array.isArray(entries) ? entries : []);
+	if ('problem' in checked) {
+		throw new NodeOperationError(node, `Response Headers: ${checked.problem}`, { itemIndex: 0 });
+	}
+
+	let body: string;
+	let contentType: string;
+	if (respondWith === 'text') {
+		body = String(this.getNodeParameter('responseText', 0, '') ?? '');
+		contentType = 'text/plain; charset=utf-8';
+	} else {
+		const value = respondWith === 'json' ? jsonBody.call(this) : (items[0]?.json ?? {});
+		const chosen = choice(node, this.getNodeParameter('format', 0), FORMATS, 'sameAsCall', 'Format', 0);
+		const format = chosen === 'sameAsCall' ? call.replyFormat : chosen;
+		const root = xmlName(String(options.xmlRootElement ?? '').trim() || DEFAULT_XML_ROOT);
+		({ body, contentType } = serializeReply(value, format, root));
+	}
+	return { body, headers: { 'content-type': contentType, ...checked.headers }, statusCode };
+}
+
+/** The enabled Records Triggers before this node, each with what it emitted in this execution. */
+function triggersBefore(this: IExecuteFunctions): TriggerBefore[] {
+	const data = this.getWorkflowDataProxy(0);
+	return this.getParentNodes(this.getNode().name, { includeNodeParameters: true })
+		.filter((node) => !node.disabled && isRecordsTrigger(node))
+		.map((node) => ({ node, emitted: emittedBy(data, node.name) }));
+}
+
+function emittedBy(data: IWorkflowDataProxyData, nodeName: string): IDataObject | undefined {
+	try {
+		return data.$items(nodeName)[0]?.json;
+	} catch {
+		// n8n throws for a node that has not run in this execution.
+		return undefined;
+	}
+}
+
+function responseCode(this: IExecuteFunctions, value: unknown): number {
+	if (value === undefined || value === null || value === '') return 200;
+	const code = Number(value);
+	if (!Number.isInteger(code) || code < 100 || code > 599) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Response Code must be a whole number from 100 to 599, not ${JSON.stringify(value)}`,
+			{ itemIndex: 0 },
+		);
+	}
+	return code;
+}
+
+function jsonBody(this: IExecuteFunctions): unknown {
+	const raw = this.getNodeParameter('responseBody', 0, '') as unknown;
+	if (typeof raw !== 'string') return raw;
+	if (raw.trim() === '') {
+		throw new NodeOperationError(this.getNode(), 'The Response Body is empty', {
+			itemIndex: 0,
+			description: 'Enter a JSON object such as { "status": "ok" }, or choose Respond With: Text to send no JSON.',
+		});
+	}
+	try {
+		return JSON.parse(raw) as unknown;
+	} catch (error) {
+		throw new NodeOperationError(this.getNode(), `The Response Body is not valid JSON: ${(error as Error).message}`, {
+			itemIndex: 0,
+			description: 'Enter a JSON object such as { "status": "ok" }; put expressions inside string values, e.g. "{{ $json.name }}".',
+		});
+	}
+}

@@ -1,0 +1,320 @@
+/**
+ * Records → Workflow Call → Respond to Call answering the sandbox's real outbound "call API" calls
+ * (spec §4.3) for a Records Trigger set to "Using a Respond Node", hosted as n8n hosts an active
+ * webhook workflow (test/harness/webhook.ts); the answers are mapped back into sandbox records.
+ */
+import type { IDataObject, INodeExecutionData, INodeParameters, IRun } from 'n8n-workflow';
+
+import { Records } from '../../nodes/Records/Records.node';
+import { RecordsTrigger } from '../../nodes/RecordsTrigger/RecordsTrigger.node';
+import { runNode } from '../harness/n8n';
+import {
+	startWebhookHost,
+	transformNode,
+	type DownstreamNode,
+	type WebhookHost,
+	type WebhookHostOptions,
+} from '../harness/webhook';
+import { RECORD_TYPES, startSandbox, type Sandbox } from '../sandbox/server';
+
+const INVOICES = RECORD_TYPES.receivedInvoices;
+const INVOICE_KEY = 'FP-2026-0001';
+const RESPOND_NODE = 'Respond to Call';
+
+interface CallOutcome {
+	ok: boolean;
+	status: number | null;
+	headers: Record<string, string>;
+	body: string | null;
+	parsed: unknown;
+	mapped: Record<string, string>;
+	unmapped: string[];
+}
+
+let sandbox: Sandbox;
+let host: WebhookHost | undefined;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0, quiet: true, bankRows: 10 });
+});
+afterAll(async () => await sandbox.close());
+beforeEach(() => sandbox.reset());
+afterEach(async () => {
+	const errors = host?.webhookErrors ?? [];
+	await host?.close();
+	host = undefined;
+	expect(errors).toEqual([]);
+});
+
+async function outboundCall(input: IDataObject): Promise<CallOutcome> {
+	const response = await fetch(`${sandbox.baseUrl}/__sandbox/outbound/call`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(input),
+	});
+	const text = await response.text();
+	if (response.status !== 200) throw new Error(`The sandbox answered ${response.status}: ${text}`);
+	return JSON.parse(text) as CallOutcome;
+}
+
+/** A call API action on the invoice, mapping fields of the answer into it. */
+const callOnInvoice = (webhookUrl: string, call: IDataObject) =>
+	outboundCall({ url: webhookUrl, method: 'POST', recordTypeId: INVOICES, recordKey: INVOICE_KEY, ...call });
+
+async function storedInvoice(): Promise<Record<string, string>> {
+	const response = await fetch(`${sandbox.baseUrl}/__sandbox/records/${INVOICES}`);
+	const { records } = (await response.json()) as { records: Array<{ fields: Record<string, string> }> };
+	const record = records.find((candidate) => candidate.fields['Interní číslo'] === INVOICE_KEY);
+	if (!record) throw new Error(`No invoice ${INVOICE_KEY}`);
+	return record.fields;
+}
+
+function respondToCall(parameters: INodeParameters, extra: Partial<DownstreamNode> = {}): DownstreamNode {
+	return {
+		name: RESPOND_NODE,
+		type: new Records(),
+		parameters: { resource: 'workflowCall', operation: 'respond', ...parameters },
+		...extra,
+	};
+}
+
+async function start(downstream: DownstreamNode[], parameters: INodeParameters = {}, extra: Partial<WebhookHostOptions> = {}) {
+	host = await startWebhookHost({
+		nodeType: new RecordsTrigger(),
+		parameters: { responseMode: 'responseNode', ...parameters },
+		downstream,
+		...extra,
+	});
+	return host;
+}
+
+/** The finished run of execution `index`. */
+async function finishedRun(index = 0): Promise<IRun> {
+	const execution = host?.executions[index];
+	if (!execution) throw new Error(`No execution ${index}`);
+	return await execution.run;
+}
+
+function outputOf(run: IRun, nodeName: string): INodeExecutionData[] {
+	return run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? [];
+}
+
+/**
+ * Stands in for a lookup (e.g. a company registry) that replaces the trigger's item with its own;
+ * it reads `ico` from a JSON body or from an XML body's root element.
+ */
+const registry = transformNode('Company registry', (items) => {
+	const body = items[0].json.body as IDataObject;
+	const ico = body.ico ?? (Object.values(body)[0] as IDataObject | undefined)?.ico;
+	return [{ company: { name: `ACME for ${String(ico)}`, ico: '27074358' }, state: 'Ověřeno' }];
+});
+
+describe('answers with the Records node, mapped back into the record', () => {
+	it('a JSON call gets the first incoming item as JSON; the items pass through paired', async () => {
+		const { webhookUrl } = await start([registry, respondToCall({})]);
+		const outcome = await callOnInvoice(webhookUrl, {
+			format: 'json',
+			body: { ico: '#(Variabilní symbol)' },
+			mapping: [
+				{ from: 'company.name', to: 'Partner' },
+				{ from: 'company.ico', to: 'Specifický symbol' },
+				{ from: 'state', to: 'Stav' },
+			],
+		});
+
+		expect(outcome).toMatchObject({ ok: true, status: 200, unmapped: [] });
+		expect(outcome.headers['content-type']).toBe('application/json; charset=utf-8');
+		expect(JSON.parse(outcome.body ?? '')).toEqual({
+			company: { name: 'ACME for 2026010045', ico: '27074358' },
+			state: 'Ověřeno',
+		});
+		expect(await storedInvoice()).toMatchObject({
+			Partner: 'ACME for 2026010045',
+			'Specifický symbol': '27074358',
+			Stav: 'Ověřeno',
+		});
+		const run = await finishedRun();
+		expect(run.data.resultData.error).toBeUndefined();
+		expect(outputOf(run, RESPOND_NODE)).toEqual([
+			{ json: outputOf(run, 'Company registry')[0].json, pairedItem: { item: 0 } },
+		]);
+	});
+
+	it('an XML call gets a typed JSON body, with expressions, as XML, even when a node before it dropped the trigger\'s fields', async () => {
+		const { webhookUrl } = await start([
+			registry,
+			respondToCall({
+				respondWith: 'json',
+				responseBody: '={\n  "status": "{{ $json.state }}",\n  "detail": { "partner": "{{ $json.company.name }}", "code": "A1" }\n}',
+			}),
+		]);
+		const outcome = await callOnInvoice(webhookUrl, {
+			method: 'PUT',
+			format: 'xml',
+			xmlRoot: 'invoice',
+			body: { ico: '#(Variabilní symbol)' },
+			mapping: [
+				{ from: 'status', to: 'Stav' },
+				{ from: 'response.detail.partner', to: 'Partner' },
+				{ from: 'detail.code', to: 'Projekt' },
+			],
+		});
+
+		expect(outcome).toMatchObject({ ok: true, status: 200, unmapped: [] });
+		expect(outcome.headers['content-type']).toBe('application/xml; charset=utf-8');
+		expect(outcome.body).toBe(
+			'<?xml version="1.0" encoding="UTF-8"?><response><status>Ověřeno</status><detail><partner>ACME for 2026010045</partner><code>A1</code></detail></response>',
+		);
+		expect(await storedInvoice()).toMatchObject({ Stav: 'Ověřeno', Partner: 'ACME for 2026010045', Projekt: 'A1' });
+	});
+
+	it('a GET without a body that asks for XML (Accept) is answered in XML', async () => {
+		const { webhookUrl } = await start([respondToCall({ respondWith: 'json', responseBody: '{ "status": "Zaplaceno" }' })]);
+		const outcome = await outboundCall({
+			url: webhookUrl,
+			method: 'GET',
+			format: 'xml',
+			recordTypeId: INVOICES,
+			recordKey: INVOICE_KEY,
+			mapping: [{ from: 'status', to: 'Stav' }],
+		});
+		expect(outcome.body).toBe('<?xml version="1.0" encoding="UTF-8"?><response><status>Zaplaceno</status></response>');
+		expect(await storedInvoice()).toMatchObject({ Stav: 'Zaplaceno' });
+	});
+
+	it('answers with the chosen status code and headers; a Content-Type header replaces the format\'s', async () => {
+		const { webhookUrl } = await start([
+			respondToCall({
+				respondWith: 'json',
+				responseBody: '{ "status": "Přijato" }',
+				options: {
+					responseCode: 201,
+					responseHeaders: {
+						entries: [
+							{ name: 'X-Records-Result', value: 'created' },
+							{ name: 'Content-Type', value: 'application/vnd.records+json' },
+						],
+					},
+				},
+			}),
+		]);
+		const outcome = await callOnInvoice(webhookUrl, { body: { a: '1' }, mapping: [{ from: 'status', to: 'Stav' }] });
+
+		expect(outcome).toMatchObject({ ok: true, status: 201, unmapped: [] });
+		expect(outcome.headers['x-records-result']).toBe('created');
+		expect(outcome.headers['content-type']).toBe('application/vnd.records+json; charset=utf-8');
+		expect(await storedInvoice()).toMatchObject({ Stav: 'Přijato' });
+	});
+
+	it('Format JSON or XML overrides the call\'s format, XML under the chosen root element', async () => {
+		const { webhookUrl } = await start([
+			respondToCall({ respondWith: 'json', responseBody: '{ "status": "OK" }', format: 'json' }),
+		]);
+		const json = await callOnInvoice(webhookUrl, { format: 'xml', body: { a: '1' }, mapping: [{ from: 'status', to: 'Stav' }] });
+		expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
+		expect(json.body).toBe('{"status":"OK"}');
+		expect(await storedInvoice()).toMatchObject({ Stav: 'OK' });
+		await host?.close();
+
+		const { webhookUrl: xmlUrl } = await start([
+			respondToCall({
+				respondWith: 'json',
+				responseBody: '{ "@id": "7", "status": "OK & hotovo" }',
+				format: 'xml',
+				options: { xmlRootElement: 'result' },
+			}),
+		]);
+		const xml = await callOnInvoice(xmlUrl, { format: 'json', body: { a: '1' }, mapping: [{ from: 'result.status', to: 'Popis' }] });
+		expect(xml.body).toBe('<?xml version="1.0" encoding="UTF-8"?><result id="7"><status>OK &amp; hotovo</status></result>');
+		expect(await storedInvoice()).toMatchObject({ Popis: 'OK & hotovo' });
+	});
+
+	it('Text is sent as it is, e.g. XML the workflow built, with the Content-Type set in the headers', async () => {
+		const { webhookUrl } = await start([
+			respondToCall({
+				respondWith: 'text',
+				responseText: '<answer><state>Schváleno</state></answer>',
+				options: { responseHeaders: { entries: [{ name: 'Content-Type', value: 'application/xml' }] } },
+			}),
+		]);
+		const outcome = await callOnInvoice(webhookUrl, { format: 'xml', body: { a: '1' }, mapping: [{ from: 'state', to: 'Stav' }] });
+		expect(outcome).toMatchObject({ status: 200, body: '<answer><state>Schváleno</state></answer>', unmapped: [] });
+		expect(outcome.headers['content-type']).toBe('application/xml; charset=utf-8');
+		expect(await storedInvoice()).toMatchObject({ Stav: 'Schváleno' });
+	});
+});
+
+describe('mistakes: a clear error, and nothing half-answered', () => {
+	it('a header HTTP cannot carry fails the node before anything is sent; the record keeps its fields', async () => {
+		const before = await storedInvoice();
+		const { webhookUrl } = await start([
+			respondToCall({ options: { responseHeaders: { entries: [{ name: 'X-Stav', value: 'Přijato' }] } } }),
+		]);
+		const outcome = await callOnInvoice(webhookUrl, { body: { a: '1' }, mapping: [{ from: 'method', to: 'Stav' }] });
+
+		expect(outcome).toMatchObject({ ok: false, status: 500 });
+		expect(await storedInvoice()).toEqual(before);
+		const error = (await finishedRun()).data.resultData.error;
+		expect(error?.message).toMatch(/Response Headers: Header 1 \("X-Stav"\): the value holds .* non-ASCII character/);
+	});
+
+	it('a Response Body that is not JSON names the problem', async () => {
+		const { webhookUrl } = await start([respondToCall({ respondWith: 'json', responseBody: '{ "status": ok }' })]);
+		const outcome = await callOnInvoice(webhookUrl, { body: { a: '1' } });
+		expect(outcome.status).toBe(500);
+		expect((await finishedRun()).data.resultData.error?.message).toMatch(/^The Response Body is not valid JSON: /);
+	});
+
+	it('without a Records Trigger before it, the node fails with what to do, and needs no Records API credential', async () => {
+		const { error, items } = await runNode({
+			nodeType: new Records(),
+			parameters: { resource: 'workflowCall', operation: 'respond' },
+		});
+		expect(items).toEqual([]);
+		expect(error?.message).toBe('No Records Trigger comes before this node, so there is no call to respond to');
+		expect(error?.description).toMatch(/after a Records Trigger whose Respond option is "Using a Respond Node"/);
+	});
+
+	it('with On Error → Continue, outputs the error paired to every input item and answers nothing', async () => {
+		const { error, items } = await runNode({
+			nodeType: new Records(),
+			parameters: { resource: 'workflowCall', operation: 'respond' },
+			input: [{ a: 1 }, { a: 2 }],
+			continueOnFail: true,
+		});
+		expect(error).toBeUndefined();
+		expect(items).toEqual([
+			{
+				json: {
+					error: 'No Records Trigger comes before this node, so there is no call to respond to',
+					description: expect.stringMatching(/Using a Respond Node/),
+				},
+				pairedItem: [{ item: 0 }, { item: 1 }],
+			},
+		]);
+	});
+});
+
+describe('the trigger\'s Respond setup', () => {
+	it('refuses activation when the trigger answers itself, so that the node\'s answer would be lost', async () => {
+		await expect(start([respondToCall({})], { responseMode: 'lastNode' })).rejects.toThrow(
+			/"Respond to Call" answers the call, but the Records Trigger's Respond is not set to "Using a Respond Node"/,
+		);
+		await expect(start([respondToCall({})], { responseMode: 'onReceived' })).rejects.toThrow(/would never reach the service/);
+	});
+
+	it('refuses activation when the only Respond to Call is disabled', async () => {
+		await expect(start([respondToCall({}, { disabled: true })])).rejects.toThrow(
+			/no node after the Records Trigger answers the call\. Add a Records node set to Workflow Call → Respond to Call/,
+		);
+	});
+
+	it('does not take a Records node set to another operation for one that answers', async () => {
+		const importer: DownstreamNode = {
+			name: 'Records',
+			type: new Records(),
+			parameters: { resource: 'record', operation: 'import', recordTypeId: INVOICES },
+		};
+		await expect(start([importer])).rejects.toThrow(/no node after the Records Trigger answers the call/);
+	});
+});
