@@ -7,6 +7,7 @@
  * each), everything goes to bench/results/tmp/ and the committed results stay as they are.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 
 import { repoRoot } from '../scripts/lib/paths';
@@ -32,6 +33,8 @@ interface StoredSection {
 	finishedAt: string;
 	durationMs: number;
 	quick: boolean;
+	/** One-minute load average of the machine when the section started and when it finished. */
+	loadAverage?: [number, number];
 	data?: unknown;
 	error?: string;
 }
@@ -127,7 +130,8 @@ function renderReport(results: Results, rendered: Map<string, Rendered>, outputD
 			parts.push('_Not run yet._', '');
 			return;
 		}
-		const when = `${stored.finishedAt.slice(0, 16).replace('T', ' ')} UTC, took ${formatDuration(stored.durationMs)}${stored.quick ? ', quick mode' : ''}`;
+		const load = stored.loadAverage ? `, load average ${stored.loadAverage[0].toFixed(1)} at the start, ${stored.loadAverage[1].toFixed(1)} at the end` : '';
+		const when = `${stored.finishedAt.slice(0, 16).replace('T', ' ')} UTC, took ${formatDuration(stored.durationMs)}${stored.quick ? ', quick mode' : ''}${load}`;
 		if (stored.error !== undefined) {
 			parts.push(`_Failed (${when}):_`, '', '```', stored.error, '```', '');
 			return;
@@ -173,6 +177,7 @@ async function main(): Promise<void> {
 		sandbox,
 		profileDir: options.profile ? join(BENCH_TMP, 'profiles') : undefined,
 		log,
+		shared: new Map(),
 	};
 	const stop = () => {
 		void sandbox.stop().finally(() => process.exit(130));
@@ -184,18 +189,20 @@ async function main(): Promise<void> {
 			if (options.only && !options.only.includes(section.id)) continue;
 			log(`== ${section.title}`);
 			const sectionStarted = Date.now();
+			const loadBefore = loadavg()[0];
+			const stored = (): StoredSection => ({
+				finishedAt: new Date().toISOString(),
+				durationMs: Date.now() - sectionStarted,
+				quick: options.quick,
+				loadAverage: [loadBefore, loadavg()[0]],
+			});
 			try {
 				const data = await section.run(context);
-				results.sections[section.id] = { finishedAt: new Date().toISOString(), durationMs: Date.now() - sectionStarted, quick: options.quick, data };
+				results.sections[section.id] = { ...stored(), data };
 			} catch (error) {
 				const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
 				log(`${section.title} failed: ${message}`);
-				results.sections[section.id] = {
-					finishedAt: new Date().toISOString(),
-					durationMs: Date.now() - sectionStarted,
-					quick: options.quick,
-					error: message,
-				};
+				results.sections[section.id] = { ...stored(), error: message };
 			}
 			writeFileSync(resultsFile, `${JSON.stringify(results, null, '\t')}\n`);
 		}

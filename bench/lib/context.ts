@@ -9,6 +9,11 @@ export interface BenchContext {
 	/** When set, V8 CPU profiles of every measuring process are written here. */
 	profileDir?: string;
 	log(line: string): void;
+	/**
+	 * Measurements one section made that another can reuse instead of repeating them (the growth
+	 * section's largest size is the main sections' configuration), keyed by what was measured.
+	 */
+	shared: Map<string, { raw: Series; node: Series }>;
 }
 
 /** A claim the issue makes about a measurement, checked against the medians. */

@@ -104,8 +104,24 @@ export async function startN8n(context: BenchContext, workflows: WorkflowJson[],
 	let pid = pidListeningOn(instance.port);
 	const nodeVersion = typeof runtime.spec.node === 'string' ? process.version : `v${runtime.spec.node.version}`;
 
+	/**
+	 * Public-API reads, retried on a connection failure: the server may close an idle keep-alive
+	 * connection just as the next request goes out on it.
+	 */
+	const apiGet = async <T>(path: string): Promise<T> => {
+		for (let attempt = 1; ; attempt++) {
+			try {
+				return await instance.api<T>('GET', path);
+			} catch (error) {
+				const cause = (error as { cause?: { code?: string } }).cause;
+				if (attempt >= 3 || !(error instanceof TypeError)) throw error;
+				context.log(`n8n API GET ${path} failed (${cause?.code ?? (error as Error).message}); retrying`);
+				await sleep(500);
+			}
+		}
+	};
 	const latestExecution = async (workflowId: string): Promise<ExecutionSummary | undefined> => {
-		const page = await instance.api<{ data: ExecutionSummary[] }>('GET', `/executions?${new URLSearchParams({ workflowId, limit: '1' })}`);
+		const page = await apiGet<{ data: ExecutionSummary[] }>(`/executions?${new URLSearchParams({ workflowId, limit: '1' })}`);
 		return page.data[0];
 	};
 
@@ -117,7 +133,9 @@ export async function startN8n(context: BenchContext, workflows: WorkflowJson[],
 			const previous = (await latestExecution(workflowId))?.id;
 			const rssBeforeMiB = statusKiB(pid, 'VmRSS') / 1024;
 			if (!resetPeakRss(pid)) context.log('could not reset the n8n server\'s peak RSS; memory figures are cumulative');
-			const response = await fetch(`${instance.baseUrl}/webhook/${path}`, { method: 'POST' });
+			const response = await fetch(`${instance.baseUrl}/webhook/${path}`, { method: 'POST' }).catch((error: unknown) => {
+				throw new Error(`Calling the webhook ${path} failed: ${(error as Error).message} ${String((error as { cause?: unknown }).cause ?? '')}`);
+			});
 			if (!response.ok) throw new Error(`Webhook ${path} answered ${response.status}: ${await response.text()}`);
 			const deadline = Date.now() + timeoutMs;
 			let finished: ExecutionSummary | undefined;
@@ -128,7 +146,7 @@ export async function startN8n(context: BenchContext, workflows: WorkflowJson[],
 				if (latest && latest.id !== previous && !['new', 'running', 'waiting'].includes(latest.status)) finished = latest;
 			}
 			const peakRssMiB = statusKiB(pid, 'VmHWM') / 1024;
-			const full = await instance.api<ExecutionSummary>('GET', `/executions/${finished.id}?includeData=true`);
+			const full = await apiGet<ExecutionSummary>(`/executions/${finished.id}?includeData=true`);
 			if (!full.data) throw new Error(`Execution ${finished.id} of ${workflowId} has no data`);
 			const run: ExecutionRunJson = { status: full.status, finished: full.finished, mode: full.mode, data: full.data };
 			const failure = executionFailure(run);

@@ -119,6 +119,14 @@ export class SandboxProcess {
 		await this.control('POST', '/reports', { id, name: id, generate: 'bank', rows });
 	}
 
+	/** Records a record type holds, without fetching them. */
+	async recordCount(recordTypeId: string): Promise<number> {
+		const types = await this.control<Array<{ id: string; recordCount: number }>>('GET', '/record-types');
+		const type = types.find((entry) => entry.id === recordTypeId);
+		if (!type) throw new Error(`The sandbox has no record type "${recordTypeId}"`);
+		return type.recordCount;
+	}
+
 	async records(recordTypeId: string): Promise<StoredRecords> {
 		return this.control<StoredRecords>('GET', `/records/${encodeURIComponent(recordTypeId)}`);
 	}

@@ -30,11 +30,10 @@ export interface SandboxImportView {
 
 export async function sandboxImportView(sandbox: SandboxProcess): Promise<SandboxImportView> {
 	const stats = await sandbox.stats();
-	const stored = await sandbox.records(IMPORT_RECORD_TYPE);
 	return {
 		requests: stats.imports.requests,
 		recordsStored: stats.imports.recordsStored,
-		recordsInType: stored.records.length,
+		recordsInType: await sandbox.recordCount(IMPORT_RECORD_TYPE),
 		duplicateKeys: stats.imports.duplicateKeyCount,
 	};
 }
@@ -48,7 +47,7 @@ export async function measureImport(
 	const { sandbox } = context;
 	await sandbox.reset();
 	await sandbox.setFaults(faults);
-	const seeded = (await sandbox.records(IMPORT_RECORD_TYPE)).records.length;
+	const seeded = await sandbox.recordCount(IMPORT_RECORD_TYPE);
 	const measurement = await measure(
 		{ kind: 'import', baseUrl: sandbox.baseUrl, token: TOKENS.import, recordTypeId: IMPORT_RECORD_TYPE, ...task },
 		{ sandbox, profileDir: context.profileDir },
@@ -57,6 +56,11 @@ export async function measureImport(
 	measurement.details.sandbox = { ...view, recordsInType: view.recordsInType - seeded };
 	await sandbox.setFaults([]);
 	return measurement;
+}
+
+/** Key of a one-request-at-a-time import in BenchContext.shared. */
+export function sharedImportKey(count: number, batchSize: number): string {
+	return `import records=${count} batch=${batchSize} sequential`;
 }
 
 function label(client: Client, config: ImportConfig): string {
@@ -96,6 +100,12 @@ export const importRecords: Section<ImportData> = {
 			}
 		}
 		await context.sandbox.reset();
+		for (const config of data.configs) {
+			if (config.concurrency === 1) {
+				const [raw, node] = config.series;
+				context.shared.set(sharedImportKey(config.count, config.batchSize), { raw, node });
+			}
+		}
 		return data;
 	},
 	render(data: ImportData): Rendered {

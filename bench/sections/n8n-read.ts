@@ -110,8 +110,8 @@ function variants(setup: ReadSetup, baseUrl: string): N8nVariantSpec[] {
  * execution order runs branches top to bottom). `rotation` decides which variant goes first, so
  * that across runs each variant takes each place once.
  */
-function combinedWorkflow(specs: N8nVariantSpec[], rotation: number): { workflow: WorkflowJson; path: string } {
-	const path = `bench-read-all-${rotation}`;
+function combinedWorkflow(specs: N8nVariantSpec[], rotation: number, latencyMs: number): { workflow: WorkflowJson; path: string } {
+	const path = `bench-read-${latencyMs}ms-${rotation}`;
 	const order = specs.map((_, index) => specs[(index + rotation) % specs.length]);
 	const trigger = webhookTrigger(path, randomUUID());
 	const nodes: NodeJson[] = [trigger];
@@ -126,7 +126,14 @@ function combinedWorkflow(specs: N8nVariantSpec[], rotation: number): { workflow
 	});
 	connections[trigger.name] = { main: [firsts.map((node) => ({ node, type: 'main', index: 0 }))] };
 	return {
-		workflow: { id: `benchReadAll${rotation}`, name: `Bench: report read, rotation ${rotation}`, nodes, connections, settings: { executionOrder: 'v1' }, active: false },
+		workflow: {
+			id: `benchRead${latencyMs}ms${rotation}`,
+			name: `Bench: report read at ${latencyMs} ms, rotation ${rotation}`,
+			nodes,
+			connections,
+			settings: { executionOrder: 'v1' },
+			active: false,
+		},
 		path,
 	};
 }
@@ -136,12 +143,22 @@ export async function readInN8n(context: BenchContext, setup: ReadSetup): Promis
 	const { sandbox } = context;
 	const specs = variants(setup, sandbox.baseUrl);
 	const runs = context.quick ? 1 : 3;
-	const combined = Array.from({ length: runs }, (_, rotation) => combinedWorkflow(specs, rotation));
+	// With latency, the sequential Get Report Rows adds most of the time and little news (the
+	// in-process comparison covers it): the run at 20 ms compares the HTTP Request node with the
+	// parallel read only.
+	const latencies = [
+		{ latencyMs: 0, specs },
+		{ latencyMs: 20, specs: specs.filter((spec) => spec.label !== 'Get Report Rows, sequential') },
+	].map(({ latencyMs, specs: included }) => ({
+		latencyMs,
+		specs: included,
+		combined: Array.from({ length: runs }, (_, rotation) => combinedWorkflow(included, rotation, latencyMs)),
+	}));
 	const alone = specs.map((spec, index) => {
 		const path = `bench-read-alone-${index}`;
 		return { path, workflow: chainWorkflow(`benchReadAlone${index}`, `Bench: ${spec.label} alone`, [webhookTrigger(path, randomUUID()), ...spec.nodes]) };
 	});
-	const n8n = await startN8n(context, [...combined, ...alone].map((entry) => entry.workflow));
+	const n8n = await startN8n(context, [...latencies.flatMap((latency) => latency.combined), ...alone].map((entry) => entry.workflow));
 	const data: N8nReadData = { n8nVersion: n8n.instance.n8nVersion, nodeVersion: n8n.nodeVersion, runs, latencies: [] };
 	try {
 		// Memory: each variant alone in a freshly started server, no added latency.
@@ -153,19 +170,19 @@ export async function readInN8n(context: BenchContext, setup: ReadSetup): Promis
 			memory.push({ peakRssMiB, rssBeforeMiB });
 			context.log(`n8n read alone, ${specs[index].label}: server RSS ${formatMiB(rssBeforeMiB)} before, peak ${formatMiB(peakRssMiB)}`);
 		}
-		for (const latencyMs of [0, 20]) {
+		for (const { latencyMs, specs: included, combined } of latencies) {
 			await sandbox.setFaults(latencyMs > 0 ? [{ route: 'report', latencyMs }] : []);
-			const results: N8nReadVariant[] = specs.map((spec, index) => ({
+			const results: N8nReadVariant[] = included.map((spec) => ({
 				label: spec.label,
 				times: [],
 				medianMs: 0,
-				...memory[index],
+				...memory[specs.indexOf(spec)],
 				rows: 0,
 				ok: true,
 			}));
 			for (const entry of combined) {
 				const { run: execution } = await n8n.runByWebhook(entry.workflow.id, entry.path);
-				for (const [index, spec] of specs.entries()) {
+				for (const [index, spec] of included.entries()) {
 					const time = spec.timedNodes.reduce((sum, node) => sum + nodeExecutionTime(execution, node), 0);
 					const rows = nodeOutput(execution, spec.outputNode).map((item) => item.json);
 					const check = checkRows(rows, spec.idKey);

@@ -125,7 +125,7 @@ export const trigger: Section<TriggerData> = {
 	title: 'Trigger under load',
 	async run(context: BenchContext): Promise<TriggerData> {
 		const specs = variants();
-		const latencyLoad: Load = { connections: 2, rate: 4, durationSeconds: context.quick ? 5 : 15 };
+		const latencyLoad: Load = { connections: 2, rate: 4, durationSeconds: context.quick ? 5 : 12 };
 		const saturationLoad: Load = { connections: 10, durationSeconds: context.quick ? 3 : 10 };
 		const runs = context.quick ? 1 : 2;
 		const n8n = await startN8n(
