@@ -66,6 +66,8 @@ export interface DownstreamNode {
 	parameters?: INodeParameters;
 	typeVersion?: number;
 	disabled?: boolean;
+	/** Sets the node's "On Error" to "Continue (regular output)". */
+	continueOnFail?: boolean;
 }
 
 export interface WebhookHostOptions {
@@ -300,6 +302,7 @@ export async function startWebhookHost(options: WebhookHostOptions): Promise<Web
 			position: [200 * (index + 1), 0] as [number, number],
 			parameters: deepCopy(node.parameters ?? {}),
 			disabled: node.disabled,
+			...(node.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 		})),
 	];
 	const connections = Object.fromEntries(

@@ -244,25 +244,55 @@ describe('answers with the Records node, mapped back into the record', () => {
 	});
 });
 
-describe('mistakes: a clear error, and nothing half-answered', () => {
-	it('a header HTTP cannot carry fails the node before anything is sent; the record keeps its fields', async () => {
+describe('mistakes: the node fails, and the call gets 500 with what went wrong', () => {
+	it('a header HTTP cannot carry: nothing is mapped into the record, and the service learns why', async () => {
 		const before = await storedInvoice();
 		const { webhookUrl } = await start([
+			registry,
 			respondToCall({ options: { responseHeaders: { entries: [{ name: 'X-Stav', value: 'Přijato' }] } } }),
 		]);
-		const outcome = await callOnInvoice(webhookUrl, { body: { a: '1' }, mapping: [{ from: 'method', to: 'Stav' }] });
+		const outcome = await callOnInvoice(webhookUrl, { body: { ico: '1' }, mapping: [{ from: 'state', to: 'Stav' }] });
 
-		expect(outcome).toMatchObject({ ok: false, status: 500 });
+		const message = /Response Headers: Header 1 \("X-Stav"\): the value holds .* non-ASCII character/;
+		expect(outcome).toMatchObject({
+			ok: false,
+			status: 500,
+			parsed: { code: 'respond_failed', message: expect.stringMatching(message) },
+		});
+		expect(outcome.headers).not.toHaveProperty('x-stav');
 		expect(await storedInvoice()).toEqual(before);
-		const error = (await finishedRun()).data.resultData.error;
-		expect(error?.message).toMatch(/Response Headers: Header 1 \("X-Stav"\): the value holds .* non-ASCII character/);
+		expect((await finishedRun()).data.resultData.error?.message).toMatch(message);
 	});
 
-	it('a Response Body that is not JSON names the problem', async () => {
+	it('a Response Body that is not JSON, for an XML call: the refusal is XML', async () => {
 		const { webhookUrl } = await start([respondToCall({ respondWith: 'json', responseBody: '{ "status": ok }' })]);
-		const outcome = await callOnInvoice(webhookUrl, { body: { a: '1' } });
+		const outcome = await callOnInvoice(webhookUrl, { format: 'xml', body: { a: '1' } });
 		expect(outcome.status).toBe(500);
+		expect(outcome.headers['content-type']).toBe('application/xml; charset=utf-8');
+		expect(outcome.parsed).toEqual({
+			error: {
+				code: 'respond_failed',
+				message: expect.stringMatching(/^The workflow could not answer the call: The Response Body is not valid JSON: /),
+			},
+		});
 		expect((await finishedRun()).data.resultData.error?.message).toMatch(/^The Response Body is not valid JSON: /);
+	});
+
+	it('under On Error → Continue, a later node can still answer', async () => {
+		const fallback = respondToCall({ respondWith: 'json', responseBody: '{ "status": "Náhradní odpověď" }' }, { name: 'Fallback answer' });
+		const { webhookUrl } = await start([
+			respondToCall({ options: { responseCode: 99 } }, { continueOnFail: true }),
+			fallback,
+		]);
+		const outcome = await callOnInvoice(webhookUrl, { body: { a: '1' }, mapping: [{ from: 'status', to: 'Stav' }] });
+		expect(outcome).toMatchObject({ ok: true, status: 200, unmapped: [] });
+		expect(await storedInvoice()).toMatchObject({ Stav: 'Náhradní odpověď' });
+		expect(outputOf(await finishedRun(), RESPOND_NODE)).toEqual([
+			{
+				json: { error: 'Response Code must be a whole number from 100 to 599, not 99' },
+				pairedItem: [{ item: 0 }],
+			},
+		]);
 	});
 
 	it('without a Records Trigger before it, the node fails with what to do, and needs no Records API credential', async () => {

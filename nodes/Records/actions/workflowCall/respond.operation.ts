@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { serializeReply } from '../../helpers/replyBody';
+import { serializeReply, type ReplyFormat } from '../../helpers/replyBody';
 import {
 	callToAnswer,
 	isRecordsTrigger,
@@ -157,27 +157,49 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 /**
  * Answers through n8n's `sendResponse`, as n8n's Respond to Webhook node does, once, with the first
- * input item; the items pass through unchanged. Everything is checked before anything is sent, so
- * a mistake fails the node without a half-made answer.
+ * input item; the items pass through unchanged. Everything is checked before the answer is sent.
+ * A mistake fails the node and answers the waiting call with 500 and what went wrong: without
+ * that, n8n 1.x would answer a failed workflow with an empty 200, which the service takes for
+ * success. Under On Error → Continue, the workflow handles the error and may still answer.
  */
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	const node = this.getNode();
+	const call = callToAnswer(triggersBefore.call(this));
+	let response: IN8nHttpFullResponse;
 	try {
-		await this.sendResponse(buildResponse.call(this, items));
+		if ('problem' in call) throw new NodeOperationError(node, call.problem, { description: call.hint });
+		response = buildResponse.call(this, items, call.replyFormat);
 	} catch (error) {
-		if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, 0);
-		return [{ ...errorItem(error, 0), pairedItem: items.map((_, item) => ({ item })) }];
+		if (this.continueOnFail()) {
+			return [{ ...errorItem(error, 0), pairedItem: items.map((_, item) => ({ item })) }];
+		}
+		const failure = asNodeError(node, error, 0);
+		if (!('problem' in call)) await this.sendResponse(refusal(failure.message, call.replyFormat));
+		throw failure;
 	}
+	await this.sendResponse(response);
 	return items.map((item, index) => ({ ...item, pairedItem: { item: index } }));
 }
 
-function buildResponse(this: IExecuteFunctions, items: INodeExecutionData[]): IN8nHttpFullResponse {
-	const node = this.getNode();
-	const call = callToAnswer(triggersBefore.call(this));
-	if ('problem' in call) throw new NodeOperationError(node, call.problem, { description: call.hint });
+/** The answer to a call the node could not answer as set up: `{code, message}`, as the trigger refuses calls. */
+function refusal(message: string, format: ReplyFormat): IN8nHttpFullResponse {
+	const { body, contentType } = serializeReply(
+		{ code: 'respond_failed', message: `The workflow could not answer the call: ${message}` },
+		format,
+		'error',
+	);
+	return { body, headers: { 'content-type': contentType }, statusCode: 500 };
+}
 
+function buildResponse(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	callFormat: ReplyFormat,
+): IN8nHttpFullResponse {
+	const node = this.getNode();
 	const respondWith = choice(node, this.getNodeParameter('respondWith', 0), RESPOND_WITH, 'firstIncomingItem', 'Respond With', 0);
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const statusCode = responseCode.call(this, options.responseCode);
@@ -195,7 +217,7 @@ function buildResponse(this: IExecuteFunctions, items: INodeExecutionData[]): IN
 	} else {
 		const value = respondWith === 'json' ? jsonBody.call(this) : (items[0]?.json ?? {});
 		const chosen = choice(node, this.getNodeParameter('format', 0), FORMATS, 'sameAsCall', 'Format', 0);
-		const format = chosen === 'sameAsCall' ? call.replyFormat : chosen;
+		const format = chosen === 'sameAsCall' ? callFormat : chosen;
 		const root = xmlName(String(options.xmlRootElement ?? '').trim() || DEFAULT_XML_ROOT);
 		({ body, contentType } = serializeReply(value, format, root));
 	}
