@@ -8,11 +8,13 @@ import { manualTrigger, readSetup, runtimesUnderTest, workflow } from './harness
 const { packed } = readSetup();
 const pkg = readPackageJson();
 
-/** Node type names n8n derives from the files of the package's n8n block (Records.node.js → records). */
-const declaredNodeTypes = (pkg.n8n?.nodes ?? []).map((file) => {
-	const className = basename(file, '.node.js');
-	return `${pkg.name}.${className[0].toLowerCase()}${className.slice(1)}`;
-});
+/** The type name a file of the n8n block declares, by the naming convention (Records.node.js → records). */
+const typeName = (file: string, suffix: string): string => {
+	const className = basename(file, suffix);
+	return `${className[0].toLowerCase()}${className.slice(1)}`;
+};
+const declaredNodeTypes = (pkg.n8n?.nodes ?? []).map((file) => `${pkg.name}.${typeName(file, '.node.js')}`);
+const declaredCredentialTypes = (pkg.n8n?.credentials ?? []).map((file) => typeName(file, '.credentials.js'));
 
 const credential = { id: 'e2eRecordsCred01', name: 'Records sandbox' };
 
@@ -81,13 +83,15 @@ describe.each(runtimesUnderTest())('the packed package in %s', (_title, runtime)
 		expect(JSON.stringify(execution)).not.toContain(TOKENS.import);
 	});
 
-	test('the editor offers the credential, and its connection test reaches the sandbox', async () => {
+	test('the editor offers every credential of the package, and the connection test reaches the sandbox', async () => {
 		await n8n.start();
 		await n8n.setupOwner();
 		const credentialTypes = await n8n.editorRequest<Array<{ name: string; properties: Array<{ name: string }> }>>(
 			'GET',
 			'/types/credentials.json',
 		);
+		expect(declaredCredentialTypes).toContain('recordsApi');
+		expect(credentialTypes.map((type) => type.name)).toEqual(expect.arrayContaining(declaredCredentialTypes));
 		const recordsApi = credentialTypes.find((type) => type.name === 'recordsApi');
 		expect(recordsApi?.properties.map((property) => property.name)).toEqual(
 			expect.arrayContaining(['baseUrl', 'token', 'allowHttp']),
