@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import { cacheDir } from './paths';
@@ -217,12 +217,14 @@ async function withLock<T>(lockDir: string, log: Log, work: () => Promise<T>): P
 			writeFileSync(join(lockDir, 'pid'), String(process.pid));
 			break;
 		} catch {
-			const owner = Number(readFileSync(join(lockDir, 'pid'), { encoding: 'utf8', flag: 'a+' }));
-			if (!owner || !processExists(owner)) {
+			const owner = lockOwner(lockDir);
+			if (owner === 'stale') {
 				rmSync(lockDir, { recursive: true, force: true });
 				continue;
 			}
-			if (!announced) log(`waiting for process ${owner}, which is installing into the same folder`);
+			if (!announced) {
+				log(`waiting for ${typeof owner === 'number' ? `process ${owner}` : 'another process'}, which is installing into ${dirname(lockDir)}`);
+			}
 			announced = true;
 			await sleep(2000);
 		}
@@ -231,6 +233,21 @@ async function withLock<T>(lockDir: string, log: Log, work: () => Promise<T>): P
 		return await work();
 	} finally {
 		rmSync(lockDir, { recursive: true, force: true });
+	}
+}
+
+/** The pid holding a lock, 'stale' when that process is gone, or 'unknown' while its owner is still writing it. */
+function lockOwner(lockDir: string): number | 'stale' | 'unknown' {
+	try {
+		const pid = Number(readFileSync(join(lockDir, 'pid'), 'utf8'));
+		if (pid > 0) return processExists(pid) ? pid : 'stale';
+	} catch {
+		// No pid file (yet), or the lock was released meanwhile.
+	}
+	try {
+		return Date.now() - statSync(lockDir).mtimeMs > 10_000 ? 'stale' : 'unknown';
+	} catch {
+		return 'unknown';
 	}
 }
 

@@ -14,7 +14,8 @@ import { e2eDir, runtimeNamesUnderTest, writeSetup } from './harness';
 export default async function globalSetup(): Promise<void> {
 	const started = Date.now();
 	const log = (line: string) => process.stderr.write(`[e2e] ${line}\n`);
-	log('');
+	// Jest's own header ends without a newline.
+	process.stderr.write('\n');
 	await Promise.all(runtimeNamesUnderTest().map((name) => ensureRuntime(runtimeSpec(name), log)));
 	await buildPackage();
 	const packed = await packPackage(join(cacheDir, 'e2e', 'package'));
