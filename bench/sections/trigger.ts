@@ -6,7 +6,7 @@ import type { WorkflowJson } from '../../scripts/lib/n8n';
 import type { BenchContext, Rendered, Section, TargetCheck } from '../lib/context';
 import { markdownTable } from '../lib/markdown';
 import { chainWorkflow, startN8n, webhookTrigger } from '../lib/n8n';
-import { formatCount, median } from '../lib/stats';
+import { formatCount, median, percentile } from '../lib/stats';
 import { barChartSvg } from '../lib/svg';
 
 const BEARER_TOKEN = 'bench-trigger-secret-3f9c2a7e51';
@@ -30,6 +30,8 @@ interface LoadRun {
 	requests: number;
 	errors: number;
 	non2xx: number;
+	/** Every response time of the run in ms, for percentiles over all runs together. */
+	samples: number[];
 }
 
 /** A load shape: a fixed request rate below saturation (latency), or as fast as n8n answers (throughput). */
@@ -92,7 +94,8 @@ function variants(): TriggerVariant[] {
 }
 
 async function load(url: string, headers: Record<string, string>, shape: Load): Promise<LoadRun> {
-	const result = await autocannon({
+	const samples: number[] = [];
+	const tracker = autocannon({
 		url,
 		method: 'POST',
 		headers,
@@ -102,6 +105,10 @@ async function load(url: string, headers: Record<string, string>, shape: Load): 
 		duration: shape.durationSeconds,
 		timeout: 10,
 	});
+	tracker.on('response', (_client, _status, _bytes, responseTime) => {
+		samples.push(responseTime);
+	});
+	const result = await tracker;
 	return {
 		requestsPerSecond: result.requests.average,
 		p50: result.latency.p50,
@@ -109,6 +116,7 @@ async function load(url: string, headers: Record<string, string>, shape: Load): 
 		requests: result.requests.total,
 		errors: result.errors + result.timeouts,
 		non2xx: result.non2xx,
+		samples,
 	};
 }
 
@@ -125,7 +133,7 @@ export const trigger: Section<TriggerData> = {
 	title: 'Trigger under load',
 	async run(context: BenchContext): Promise<TriggerData> {
 		const specs = variants();
-		const latencyLoad: Load = { connections: 2, rate: 4, durationSeconds: context.quick ? 5 : 12 };
+		const latencyLoad: Load = { connections: 2, rate: 4, durationSeconds: context.quick ? 5 : 15 };
 		const saturationLoad: Load = { connections: 10, durationSeconds: context.quick ? 3 : 10 };
 		const runs = context.quick ? 1 : 2;
 		const n8n = await startN8n(
@@ -170,15 +178,19 @@ export const trigger: Section<TriggerData> = {
 		return data;
 	},
 	render(data: TriggerData): Rendered {
-		const summaries = data.variants.map((variant) => ({
-			label: variant.label,
-			p50: median(variant.latency.map((run) => run.p50)),
-			p99: median(variant.latency.map((run) => run.p99)),
-			saturatedRate: median(variant.saturation.map((run) => run.requestsPerSecond)),
-			saturatedP99: median(variant.saturation.map((run) => run.p99)),
-			requests: [...variant.latency, ...variant.saturation].reduce((sum, run) => sum + run.requests, 0),
-			failures: [...variant.latency, ...variant.saturation].reduce((sum, run) => sum + run.errors + run.non2xx, 0),
-		}));
+		const summaries = data.variants.map((variant) => {
+			const samples = variant.latency.flatMap((run) => run.samples);
+			return {
+				label: variant.label,
+				samples: samples.length,
+				p50: Math.round(percentile(samples, 50)),
+				p99: Math.round(percentile(samples, 99)),
+				saturatedRate: median(variant.saturation.map((run) => run.requestsPerSecond)),
+				saturatedP99: median(variant.saturation.map((run) => run.p99)),
+				requests: [...variant.latency, ...variant.saturation].reduce((sum, run) => sum + run.requests, 0),
+				failures: [...variant.latency, ...variant.saturation].reduce((sum, run) => sum + run.errors + run.non2xx, 0),
+			};
+		});
 		const byLabel = new Map(summaries.map((summary) => [summary.label, summary]));
 		// Each Records Trigger is held against the Webhook node doing the same work (no auth / a checked token).
 		const pairs: Array<[string, string]> = [
@@ -203,7 +215,7 @@ export const trigger: Section<TriggerData> = {
 			markdown: [
 				`n8n ${data.n8nVersion} on Node.js ${data.nodeVersion} (\`n8n start\`, regular mode, SQLite, executions saved as by default), one active workflow per trigger, each answering immediately and starting an execution per call. ` +
 					`Load by autocannon from the benchmark process with the spec's invoice.paid event as the JSON body; every trigger warmed up first. ` +
-					`Latency: ${describeLoad(data.latencyLoad)}, ${runs} interleaved runs, medians. Throughput: ${describeLoad(data.saturationLoad)}, one run. ` +
+					`Latency: ${describeLoad(data.latencyLoad)}, ${runs} interleaved runs; p50 and p99 over every response of those runs (${summaries[0]?.samples ?? 0} per trigger). Throughput: ${describeLoad(data.saturationLoad)}, one run. ` +
 					'The Records Trigger checking a bearer token is compared with the Webhook node checking the same Authorization header through its Header Auth credential; both read their credential on every call. ' +
 					'n8n and the load generator share the machine\'s two cores.',
 				'',

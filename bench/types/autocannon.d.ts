@@ -37,7 +37,12 @@ declare module 'autocannon' {
 		duration: number;
 	}
 
-	function autocannon(options: Options): Promise<Result>;
+	/** A running load test: resolves with the result, and reports every response as it comes. */
+	interface Tracker extends PromiseLike<Result> {
+		on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): this;
+	}
+
+	function autocannon(options: Options): Tracker;
 
 	export = autocannon;
 }
