@@ -22,7 +22,8 @@ export class Records implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Import records into and read reports from a Records installation',
+		description:
+			'Import records into, read reports from, and answer workflow calls of a Records installation',
 		defaults: { name: 'Records' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
