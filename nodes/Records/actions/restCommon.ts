@@ -22,6 +22,26 @@ export const illustrativeRestNotice: INodeProperties = {
 	default: '',
 };
 
+/** Return All / Limit, as every n8n node that lists things offers them. */
+export const returnAllAndLimit: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+];
+
 export const retryAttemptsOption: INodeProperties = {
 	displayName: 'Retry Attempts',
 	name: 'retryAttempts',

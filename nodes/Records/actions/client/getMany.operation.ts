@@ -8,12 +8,13 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { recordsApiRequest } from '../../transport';
 import {
-	asNodeError,
 	asItemJson,
+	asNodeError,
 	errorItem,
 	illustrativeRestNotice,
 	requestSettings,
 	retryAttemptsOption,
+	returnAllAndLimit,
 	timeoutOption,
 } from '../restCommon';
 
@@ -30,22 +31,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Only clients with this status (sent as the status query parameter). Leave empty for all clients.',
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	...returnAllAndLimit,
 	{
 		displayName: 'Options',
 		name: 'options',

@@ -8,7 +8,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readReportPages } from '../../transport/report';
-import { asNodeError, errorItem } from '../restCommon';
+import { asNodeError, errorItem, returnAllAndLimit } from '../restCommon';
 import { byDisplayName, pagingOptions, reportLocator, rowOutputOptions } from './common.descriptions';
 import type { ReportShaper } from './readSettings';
 import { choice, reportIdFromParameter, reportReadSettings, reportShaper, wholeNumber } from './readSettings';
@@ -43,22 +43,7 @@ const outputItems: INodeProperties = {
 
 const properties: INodeProperties[] = [
 	reportLocator,
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	...returnAllAndLimit,
 	{
 		displayName: 'Options',
 		name: 'options',
