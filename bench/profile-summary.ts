@@ -1,5 +1,5 @@
 /**
- * `npm run bench:profile -- <file.cpuprofile> [--top 25] [--filter nodes/]`
+ * `npm run bench:profile -- <file.cpuprofile> [--top 25] [--filter nodes/] [--callers deepCopy]`
  *
  * Summarises a V8 CPU profile (written by `npm run bench -- --profile`, or `node --cpu-prof`):
  * self time per function and per file, so that the cost of a measurement can be pinned to a
@@ -36,6 +36,35 @@ function displayUrl(url: string): string {
 	if (url === '') return '(native or V8)';
 	const path = url.replace(/^file:\/\//, '');
 	return path.startsWith('/') ? relative(repoRoot, path) : path;
+}
+
+/**
+ * Who calls a function: the time of every sample with `functionName` on its stack, attributed to
+ * the frame that called its outermost occurrence, and that frame's caller (two levels).
+ */
+export function callersOf(profile: CpuProfile, functionName: string): ProfileEntry[] {
+	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+	const parent = new Map<number, number>();
+	for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+	const frame = (id: number | undefined) => {
+		const node = id === undefined ? undefined : byId.get(id);
+		return node ? `${node.callFrame.functionName || '(anonymous)'}  ${displayUrl(node.callFrame.url)}:${node.callFrame.lineNumber + 1}` : '(root)';
+	};
+	const totals = new Map<string, number>();
+	const samples = profile.samples ?? [];
+	const deltas = profile.timeDeltas ?? [];
+	for (let index = 0; index < samples.length; index++) {
+		const ms = (deltas[index + 1] ?? 0) / 1000;
+		let outermost: number | undefined;
+		for (let current: number | undefined = samples[index]; current !== undefined; current = parent.get(current)) {
+			if (byId.get(current)?.callFrame.functionName === functionName) outermost = current;
+		}
+		if (outermost === undefined) continue;
+		const caller = parent.get(outermost);
+		const key = `${frame(caller)}  <-  ${frame(caller === undefined ? undefined : parent.get(caller))}`;
+		totals.set(key, (totals.get(key) ?? 0) + ms);
+	}
+	return [...totals.entries()].map(([name, totalMs]) => ({ name, selfMs: totalMs, totalMs })).sort((a, b) => b.totalMs - a.totalMs);
 }
 
 /** Self and total time per function and per file of one profile. */
@@ -95,12 +124,21 @@ function main(argv: string[]): void {
 	const top = topIndex >= 0 ? Number(argv[topIndex + 1]) : 25;
 	const filterIndex = argv.indexOf('--filter');
 	const filter = filterIndex >= 0 ? argv[filterIndex + 1] : undefined;
+	const callersIndex = argv.indexOf('--callers');
+	const callersFn = callersIndex >= 0 ? argv[callersIndex + 1] : undefined;
 	if (files.length === 0) {
-		console.error('Usage: npm run bench:profile -- <file.cpuprofile> [--top 25] [--filter nodes/]');
+		console.error('Usage: npm run bench:profile -- <file.cpuprofile> [--top 25] [--filter nodes/] [--callers functionName]');
 		process.exit(2);
 	}
 	for (const file of files) {
-		const summary = summarizeProfile(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile);
+		const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+		if (callersFn !== undefined) {
+			console.log(`${file}: callers of ${callersFn} (ms with it on the stack)`);
+			for (const entry of callersOf(profile, callersFn).slice(0, top)) console.log(`${entry.totalMs.toFixed(1).padStart(9)}  ${entry.name}`);
+			console.log('');
+			continue;
+		}
+		const summary = summarizeProfile(profile);
 		const keep = (entry: ProfileEntry) => filter === undefined || entry.name.includes(filter);
 		const line = (entry: ProfileEntry) =>
 			`${entry.selfMs.toFixed(1).padStart(9)} ${entry.totalMs.toFixed(1).padStart(9)}  ${entry.name}`;

@@ -3,6 +3,8 @@
  * the same work as the node (rows keyed by column name; records sent in batches), with no n8n in
  * between. Its time is the floor the node is compared with.
  */
+import * as http from 'node:http';
+
 import axios, { type AxiosInstance } from 'axios';
 
 export interface RawReadOptions {
@@ -12,6 +14,8 @@ export interface RawReadOptions {
 	pageSize: number;
 	/** 1 = one page after the other; n = up to n page requests in flight. */
 	concurrency: number;
+	/** A new TCP connection for every request, as n8n's HTTP helper makes them. */
+	newConnectionPerRequest?: boolean;
 }
 
 interface TableResponse {
@@ -19,7 +23,7 @@ interface TableResponse {
 	rows: Array<Record<string, unknown>>;
 }
 
-function client(baseUrl: string, token: string): AxiosInstance {
+function axiosFor(baseUrl: string, token: string): AxiosInstance {
 	return axios.create({ baseURL: baseUrl, headers: { Authorization: `Bearer ${token}` }, timeout: 60_000 });
 }
 
@@ -39,7 +43,7 @@ function keyByName(page: TableResponse): Array<Record<string, unknown>> {
  * the rows are returned in page order.
  */
 export async function readReportRaw(options: RawReadOptions): Promise<{ rows: Array<Record<string, unknown>>; requests: number }> {
-	const http = client(options.baseUrl, options.token);
+	const client = axiosFor(options.baseUrl, options.token);
 	const path = `/api/analysis/reports/${encodeURIComponent(options.reportId)}/data/table`;
 	const pages: Array<Array<Record<string, unknown>>> = [];
 	let nextPage = 0;
@@ -49,8 +53,9 @@ export async function readReportRaw(options: RawReadOptions): Promise<{ rows: Ar
 		while (nextPage < endPage) {
 			const page = nextPage++;
 			requests++;
-			const { data } = await http.get<TableResponse>(path, {
+			const { data } = await client.get<TableResponse>(path, {
 				params: { offset: page * options.pageSize, limit: options.pageSize },
+				...(options.newConnectionPerRequest ? { httpAgent: new http.Agent({ keepAlive: false }) } : {}),
 			});
 			pages[page] = keyByName(data);
 			if (data.rows.length < options.pageSize) endPage = Math.min(endPage, page + 1);
@@ -75,7 +80,7 @@ export interface RawImportOptions {
 
 /** Posts the records in batches of `batchSize`, with up to `concurrency` batches in flight. */
 export async function importRaw(options: RawImportOptions): Promise<{ requests: number; records: number }> {
-	const http = client(options.baseUrl, options.token);
+	const client = axiosFor(options.baseUrl, options.token);
 	const path = `/api/3p/import/${encodeURIComponent(options.recordTypeId)}`;
 	const batches = Math.ceil(options.records.length / options.batchSize);
 	let next = 0;
@@ -84,7 +89,7 @@ export async function importRaw(options: RawImportOptions): Promise<{ requests: 
 		while (next < batches) {
 			const batch = next++;
 			const data = options.records.slice(batch * options.batchSize, (batch + 1) * options.batchSize);
-			await http.post(path, { data }, { headers: { 'Content-Type': 'application/json' } });
+			await client.post(path, { data }, { headers: { 'Content-Type': 'application/json' } });
 			records += data.length;
 		}
 	};

@@ -10,6 +10,11 @@ export interface ReadTask {
 	reportId: string;
 	pageSize: number;
 	concurrency: number;
+	/**
+	 * Raw client only: a new TCP connection for every request (a fresh http.Agent each time), as
+	 * n8n's HTTP helper makes them, instead of reusing kept-alive connections.
+	 */
+	newConnectionPerRequest?: boolean;
 }
 
 export interface ImportTask {
@@ -34,6 +39,7 @@ export type Task = ReadTask | ImportTask;
 export interface TaskResult {
 	/** Wall time of the measured operation alone (no process start, module loading or input building). */
 	elapsedMs: number;
+	/** For the node: its execution time as n8n-core records it in the run data. */
 	/** Rows read or records sent. */
 	count: number;
 	/** Highest resident memory of the measuring process over its life, in MiB. */
@@ -42,7 +48,6 @@ export interface TaskResult {
 	rssBeforeMiB: number;
 	/** CPU time of the measuring process during the operation (user + system), in ms. */
 	cpuMs: number;
-	/** For in-process node runs: the node's execution time as n8n-core records it in the run data. */
 	n8nExecutionTimeMs?: number;
 	details: Record<string, unknown>;
 }

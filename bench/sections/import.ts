@@ -158,7 +158,8 @@ export const importRecords: Section<ImportData> = {
 				`Received-invoice records (22 Czech-named string fields, spec §2.2), each with a unique key, imported into an emptied record type. ` +
 					`Batch size 1 sends one request per record, so it runs on ${formatCount(data.configs[0]?.count ?? 0)} records only. ` +
 					`Medians of ${runs} runs. "Requests" and "all stored once" come from the sandbox's own statistics: every record stored exactly once, none twice. ` +
-					'Peak RSS includes the input items, built before the measured operation ("before").',
+					'Peak RSS includes the input items, built before the measured operation ("before"). ' +
+					"The node's time is the execution time n8n-core records for it in the run data (the test harness copying the input items into the engine is left out); its CPU time covers the whole engine run.",
 				'',
 				markdownTable({
 					headers: ['Client', 'Records', 'Median time', 'Range', 'Records/s', 'Time vs raw', 'Requests', 'Peak RSS', 'Client CPU', 'Sandbox CPU', 'All stored once'],

@@ -179,12 +179,12 @@ export const trigger: Section<TriggerData> = {
 	},
 	render(data: TriggerData): Rendered {
 		const summaries = data.variants.map((variant) => {
-			const samples = variant.latency.flatMap((run) => run.samples);
+			const samples = variant.latency.flatMap((run) => run.samples ?? []);
 			return {
 				label: variant.label,
 				samples: samples.length,
-				p50: Math.round(percentile(samples, 50)),
-				p99: Math.round(percentile(samples, 99)),
+				p50: Math.round(samples.length > 0 ? percentile(samples, 50) : median(variant.latency.map((run) => run.p50))),
+				p99: Math.round(samples.length > 0 ? percentile(samples, 99) : median(variant.latency.map((run) => run.p99))),
 				saturatedRate: median(variant.saturation.map((run) => run.requestsPerSecond)),
 				saturatedP99: median(variant.saturation.map((run) => run.p99)),
 				requests: [...variant.latency, ...variant.saturation].reduce((sum, run) => sum + run.requests, 0),
