@@ -50,6 +50,14 @@ function variants(concurrency: number, latencyMs: number): Variant[] {
 	return list;
 }
 
+/** One colour per kind of client across every chart group: the same variant is easy to follow. */
+function colourOf(variantLabel: string): number {
+	if (variantLabel.startsWith('HTTP Request')) return 5;
+	if (variantLabel.includes('new connection per request')) return 4;
+	const parallel = variantLabel.includes('in parallel') ? 2 : 0;
+	return (variantLabel.startsWith('raw') ? 0 : 1) + parallel;
+}
+
 function label(client: Client, concurrency: number, newConnectionPerRequest = false): string {
 	const who = client === 'raw' ? 'raw axios' : 'Get Report Rows';
 	const how = concurrency === 1 ? 'sequential' : `${concurrency} in parallel`;
@@ -165,11 +173,11 @@ export const reportRead: Section<ReadData> = {
 			}
 			bars.push({
 				label: `${latencyMs} ms added latency per request`,
-				bars: summaries.map((summary, index) => ({
+				bars: summaries.map((summary) => ({
 					label: summary.label,
 					value: summary.perSecond,
 					text: `${formatCount(summary.perSecond)} rows/s`,
-					series: index,
+					series: colourOf(summary.label),
 				})),
 			});
 		}
@@ -244,11 +252,11 @@ function renderN8nRead(
 		}
 		bars.push({
 			label: `inside n8n, ${latency.latencyMs} ms added latency`,
-			bars: latency.variants.map((variant, index) => ({
+			bars: latency.variants.map((variant) => ({
 				label: variant.label,
 				value: (data.rows * 1000) / variant.medianMs,
 				text: `${formatCount((data.rows * 1000) / variant.medianMs)} rows/s`,
-				series: 4 + index,
+				series: colourOf(variant.label),
 			})),
 		});
 	}
