@@ -7,7 +7,8 @@ module.exports = {
 	rootDir: '../..',
 	displayName: 'e2e',
 	testEnvironment: 'node',
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }] },
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+	verbose: true,
 	// Not the whole repository: .cache holds n8n installs and instance folders.
 	roots: ['<rootDir>/test', '<rootDir>/scripts'],
 	testMatch: ['<rootDir>/test/e2e/**/*.e2e.ts'],
