@@ -341,18 +341,23 @@ export class N8nInstance {
 	}
 
 	/**
-	 * Waits until a production webhook path is registered, without starting an execution: it asks
-	 * with a method the webhook does not take, which n8n answers "not registered for <method>
-	 * requests" for a registered path and "is not registered" for an unknown one (both 404).
+	 * Waits until a production webhook path is registered for `method`, without starting an
+	 * execution: it asks with a method the webhook does not take, which n8n answers (404) "not
+	 * registered for <probe> requests. Did you mean to make a GET or POST request?" for a
+	 * registered path and "is not registered" for an unknown one. A node taking several methods
+	 * has them registered one after another, so the list must name `method` itself.
 	 */
 	async waitForWebhook(path: string, { method = 'POST', timeoutMs = 60_000 } = {}): Promise<void> {
 		const url = `${this.baseUrl}/webhook/${path.replace(/^\//, '')}`;
-		const probe = method.toUpperCase() === 'PATCH' ? 'PUT' : 'PATCH';
-		await waitFor(`webhook ${method} ${url} to be registered`, async () => {
+		const wanted = method.toUpperCase();
+		const probe = wanted === 'PATCH' ? 'PUT' : 'PATCH';
+		await waitFor(`webhook ${wanted} ${url} to be registered`, async () => {
 			const response = await fetch(url, { method: probe }).catch(() => undefined);
 			if (!response) return undefined;
 			const body = await response.text();
-			return response.status !== 404 || body.includes(`not registered for ${probe} requests`) ? true : undefined;
+			if (response.status !== 404) return true;
+			const offered = /Did you mean to make an? (.+?) request\?/.exec(body)?.[1]?.split(/, | or /) ?? [];
+			return offered.includes(wanted) ? true : undefined;
 		}, { timeoutMs });
 	}
 
