@@ -1,10 +1,17 @@
 import { readFileSync } from 'node:fs';
 
-import { N8nInstance, nodeOutput } from '../../scripts/lib/n8n';
+import { N8nInstance, nodeOutput, type ExecutionSummary } from '../../scripts/lib/n8n';
 import { RECORD_TYPES, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
 import { readSetup, runtimesUnderTest, workflow } from './harness';
+import { pollEvery15Seconds, reportRequests, requestsPerPoll, waitForReportRequests } from './polling';
+import { callApi, control, storedFields } from './service';
 
 const { packed } = readSetup();
+
+const txIds = (from: number, count: number) =>
+	Array.from({ length: count }, (_, index) => `TX${String(from + index).padStart(8, '0')}`);
+
+const byId = (executions: ExecutionSummary[]) => [...executions].sort((a, b) => Number(a.id) - Number(b.id));
 
 describe.each(runtimesUnderTest())('queue mode (Redis and one worker) in %s', (_title, runtime) => {
 	let sandbox: Sandbox;
@@ -81,5 +88,115 @@ describe.each(runtimesUnderTest())('queue mode (Redis and one worker) in %s', (_
 		for (const task of tasks) {
 			expect(stored.filter((fields) => fields.Název === task.Název)).toEqual([expect.objectContaining(task)]);
 		}
+	});
+
+	const ranOnWorker = (execution: ExecutionSummary) =>
+		readFileSync(n8n.workerLog, 'utf8').includes(`Worker started execution ${execution.id} `);
+
+	test('the worker runs a Records Trigger call: Respond to Call answers the waiting service, which maps the answer; a refused call starts nothing', async () => {
+		const basic = { user: 'records-service', password: 'Fronta-heslo-2026' };
+		const credentialId = await n8n.createCredential({ name: 'Records service', type: 'recordsTriggerBasicAuthApi', data: basic });
+		const path = 'queue-records-call';
+		const workflowId = await n8n.createWorkflow(
+			workflow('queueCall', 'Confirm an invoice', [
+				{
+					name: 'Records call',
+					type: 'n8n-nodes-records.recordsTrigger',
+					webhookId: `7e0c1a52-0000-4000-8000-00000000010${runtime.spec.name === 'v1' ? 1 : 2}`,
+					parameters: { authentication: 'basicAuth', path, responseMode: 'responseNode' },
+					credentials: { recordsTriggerBasicAuthApi: { id: credentialId, name: 'Records service' } },
+				},
+				{
+					name: 'Respond to Call',
+					type: 'n8n-nodes-records.records',
+					parameters: {
+						resource: 'workflowCall',
+						operation: 'respond',
+						respondWith: 'json',
+						responseBody: '={ "stav": "Potvrzeno workerem", "faktura": "{{ $json.body.faktura }}" }',
+					},
+				},
+			]),
+			{ activate: true },
+		);
+		await n8n.waitForWebhook(path, { method: 'POST' });
+		const key = 'FP-2026-0003';
+		const before = storedFields(sandbox, RECORD_TYPES.receivedInvoices, key);
+		const action = {
+			url: `${n8n.baseUrl}/webhook/${path}`,
+			method: 'POST',
+			body: { faktura: '#(Interní číslo)' },
+			recordTypeId: RECORD_TYPES.receivedInvoices,
+			recordKey: key,
+			mapping: [
+				{ from: 'stav', to: 'Stav' },
+				{ from: 'faktura', to: 'Popis' },
+			],
+		};
+
+		const refused = await callApi(sandbox, { ...action, auth: { type: 'basic', username: basic.user, password: 'wrong' } });
+		const accepted = await callApi(sandbox, { ...action, auth: { type: 'basic', username: basic.user, password: basic.password } });
+
+		expect(refused.status).toBe(401);
+		expect(accepted).toMatchObject({ ok: true, status: 200, unmapped: [] });
+		expect(storedFields(sandbox, RECORD_TYPES.receivedInvoices, key)).toEqual({ ...before, Stav: 'Potvrzeno workerem', Popis: key });
+		const [execution] = await n8n.waitForExecutions(workflowId, 1);
+		expect(execution.status).toBe('success');
+		expect(ranOnWorker(execution)).toBe(true);
+		expect(await n8n.executions(workflowId)).toHaveLength(1);
+	});
+
+	test('the main instance polls a report, the worker runs each poll\'s new rows, and no row is emitted twice', async () => {
+		const report = 'queue-feed';
+		const rows = 130;
+		await control(sandbox, '/reports', { id: report, generate: 'bank', rows });
+		const credentialId = await n8n.createCredential({
+			name: 'Records reports',
+			type: 'recordsApi',
+			data: {
+				baseUrl: sandbox.baseUrl,
+				token: TOKENS.analysisAdmin,
+				allowHttp: true,
+				testWith: 'report',
+				testReportId: report,
+				testRecordTypeId: '',
+				allowedHttpRequestDomains: 'all',
+			},
+		});
+		const readsBefore = reportRequests(sandbox);
+		const workflowId = await n8n.createWorkflow(
+			workflow('queueFeed', 'New bank transactions', [
+				{
+					name: 'New bank rows',
+					type: 'n8n-nodes-records.recordsReportTrigger',
+					parameters: {
+						pollTimes: pollEvery15Seconds,
+						report: { __rl: true, mode: 'id', value: report },
+						rowIdentity: 'columns',
+						keyColumns: 'ID transakce',
+						firstRun: 'emit',
+					},
+					credentials: { recordsApi: { id: credentialId, name: 'Records reports' } },
+				},
+			]),
+			{ activate: true },
+		);
+		const emitted = async () =>
+			byId(await n8n.executions(workflowId)).map((execution) =>
+				nodeOutput(execution, 'New bank rows').map((item) => item.json['ID transakce']),
+			);
+
+		// Activating polls once and emits the rows already there (On First Run: Emit All Current Rows).
+		await waitForReportRequests(sandbox, readsBefore, requestsPerPoll(rows));
+		await control(sandbox, `/reports/${report}/rows`, { generate: 2 });
+		const executions = await n8n.waitForExecutions(workflowId, 2);
+		// The worker finishing an execution must not undo what the main instance remembers: later polls emit nothing again.
+		await waitForReportRequests(sandbox, reportRequests(sandbox), 2 * requestsPerPoll(rows + 2));
+
+		expect(await emitted()).toEqual([txIds(1, rows), txIds(rows + 1, 2)]);
+		expect(executions.map((execution) => [execution.status, ranOnWorker(execution)])).toEqual([
+			['success', true],
+			['success', true],
+		]);
 	});
 });

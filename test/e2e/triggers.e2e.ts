@@ -5,9 +5,9 @@
  * runtime serves every test of this file.
  */
 import { N8nInstance, nodeOutput, type ExecutionSummary, type WorkflowJson } from '../../scripts/lib/n8n';
-import { waitFor } from '../../scripts/lib/proc';
-import { generateBankRows, RECORD_TYPES, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { BANK_COLUMNS, generateBankRows, RECORD_TYPES, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
 import { readSetup, runtimesUnderTest, workflow } from './harness';
+import { pollEvery15Seconds, reportRequests, requestsPerPoll, waitForReportRequests } from './polling';
 import { callApi, control, sendWebhook, storedFields, type ServiceAuth } from './service';
 
 const { packed } = readSetup();
@@ -22,23 +22,6 @@ const PATHS = { approval: 'records/approval', registry: 'records/registry', even
 
 const FEED_REPORT = 'bank-feed';
 const FEED_ROWS = 240;
-/**
- * Requests one poll makes: the trigger's pages of 100 rows (its default), then one more past the
- * short last page, which the node does not take for the end on its own. Row counts here are never
- * a multiple of 100.
- */
-const requestsPerPoll = (rows: number) => Math.floor(rows / 100) + 2;
-
-/**
- * n8n refuses a poll time that fires more than once a minute, so a single entry would make the
- * test wait up to a minute per poll. Poll Times takes several entries, though, each checked on its
- * own: four custom crons at seconds 0, 15, 30 and 45 are a real schedule polling every 15 seconds.
- * (A manual run of the trigger, as `n8n execute` would do, returns a sample and remembers nothing,
- * so it cannot show rows being emitted once.) A restart is covered by n8n's own activation poll:
- * n8n polls each active poll trigger once when it activates the workflow at start.
- */
-const EVERY_15_SECONDS = [0, 15, 30, 45].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` }));
-
 const txIds = (from: number, count: number) =>
 	Array.from({ length: count }, (_, index) => `TX${String(from + index).padStart(8, '0')}`);
 
@@ -55,14 +38,8 @@ describe.each(runtimesUnderTest())('the Records triggers in %s', (_title, runtim
 	};
 
 	const url = (path: string) => `${n8n.baseUrl}/webhook/${path}`;
-	const reportRequests = () => sandbox.state.stats.requests.report?.total ?? 0;
 	const feedRowCount = () => sandbox.state.reports.get(FEED_REPORT)?.rows.length ?? 0;
 	const appendFeedRows = (count: number) => control(sandbox, `/reports/${FEED_REPORT}/rows`, { generate: count });
-	/** Waits until the sandbox has answered `count` more report requests than `from`. */
-	const waitForReportRequests = async (from: number, count: number) =>
-		await waitFor(`${count} more report requests`, () => (reportRequests() >= from + count ? true : undefined), {
-			timeoutMs: 60_000,
-		});
 
 	beforeAll(async () => {
 		sandbox = await startSandbox({ port: 0, quiet: true, bankRows: 10 });
@@ -199,7 +176,7 @@ describe.each(runtimesUnderTest())('the Records triggers in %s', (_title, runtim
 					name: 'New bank rows',
 					type: 'n8n-nodes-records.recordsReportTrigger',
 					parameters: {
-						pollTimes: { item: EVERY_15_SECONDS },
+						pollTimes: pollEvery15Seconds,
 						report: { __rl: true, mode: 'id', value: FEED_REPORT },
 						rowIdentity: 'columns',
 						keyColumns: 'ID transakce',
@@ -215,7 +192,7 @@ describe.each(runtimesUnderTest())('the Records triggers in %s', (_title, runtim
 		// Activating polls the report once, which remembers its rows (n8n 2.x activates in the
 		// background, after the API has answered). Rows added after that poll are found by a scheduled
 		// one while the tests before the report trigger's run; that test comes last.
-		await waitForReportRequests(0, requestsPerPoll(FEED_ROWS));
+		await waitForReportRequests(sandbox, 0, requestsPerPoll(FEED_ROWS));
 		await appendFeedRows(3);
 	});
 
@@ -394,7 +371,8 @@ describe.each(runtimesUnderTest())('the Records triggers in %s', (_title, runtim
 		 * Waits until the sandbox has answered two polls' worth of requests: at least one whole poll
 		 * began and ended after now, and had a quarter of a minute to start an execution.
 		 */
-		const waitForLaterPolls = async () => await waitForReportRequests(reportRequests(), 2 * requestsPerPoll(feedRowCount()));
+		const waitForLaterPolls = async () =>
+			await waitForReportRequests(sandbox, reportRequests(sandbox), 2 * requestsPerPoll(feedRowCount()));
 
 		// Rows 241-243 were added in beforeAll, after activation remembered the first 240.
 		await n8n.waitForExecutions(workflowIds.feed, 1);
@@ -405,11 +383,12 @@ describe.each(runtimesUnderTest())('the Records triggers in %s', (_title, runtim
 		await n8n.stop();
 		await appendFeedRows(2);
 		await n8n.start();
-		// n8n polls on activating the workflow at start.
+		// Rows 244-245 came while n8n was down: the poll n8n makes when it activates the workflow at
+		// start emits them, and not the rows emitted before the restart.
 		await n8n.waitForExecutions(workflowIds.feed, 2);
 		expect(await emitted()).toEqual([txIds(241, 3), txIds(244, 2)]);
 
-		// Not B again: the state of the poll at start was kept too.
+		// Row 246 alone: what the poll at start emitted is remembered too.
 		await appendFeedRows(1);
 		await n8n.waitForExecutions(workflowIds.feed, 3);
 		expect(await emitted()).toEqual([txIds(241, 3), txIds(244, 2), txIds(246, 1)]);
@@ -417,10 +396,12 @@ describe.each(runtimesUnderTest())('the Records triggers in %s', (_title, runtim
 		expect(executions.map((execution) => [execution.mode, execution.status])).toEqual(
 			executions.map(() => ['trigger', 'success']),
 		);
-		// Each emitted row is the report's row, cell for cell.
+		// An emitted row is the report's row, keyed by column names, cell for cell.
 		const [last] = byId(executions).slice(-1);
 		const [row] = generateBankRows(1, 245);
-		expect(nodeOutput(last, 'New bank rows')[0].json).toMatchObject({ 'ID transakce': row.c1, Částka: row.c3, Účet: row.c8 });
+		expect(nodeOutput(last, 'New bank rows')[0].json).toEqual(
+			Object.fromEntries(BANK_COLUMNS.map((column) => [column.name, row[column.id]])),
+		);
 	});
 });
 

@@ -1,0 +1,30 @@
+import { waitFor } from '../../scripts/lib/proc';
+import type { Sandbox } from '../sandbox/server';
+
+/**
+ * Poll Times of a Records Report Trigger that poll every 15 seconds. n8n refuses a poll time that
+ * fires more than once a minute, so a single entry would make a test wait up to a minute per poll.
+ * Poll Times takes several entries, though, each checked on its own: four custom crons at seconds
+ * 0, 15, 30 and 45 are a real schedule of n8n's. (A manual run of the trigger, as `n8n execute`
+ * does it, returns a sample and remembers nothing, so it cannot show rows being emitted once.)
+ */
+export const pollEvery15Seconds = {
+	item: [0, 15, 30, 45].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })),
+};
+
+/**
+ * Requests one poll of a report with `rows` rows makes: pages of 100 rows (the trigger's default),
+ * then one more past the short last page, which the node does not take for the end on its own.
+ * Row counts in the tests are never a multiple of 100.
+ */
+export const requestsPerPoll = (rows: number): number => Math.floor(rows / 100) + 2;
+
+/** Report reads the sandbox has answered. */
+export const reportRequests = (sandbox: Sandbox): number => sandbox.state.stats.requests.report?.total ?? 0;
+
+/** Waits until the sandbox has answered `count` more report reads than `from`. */
+export async function waitForReportRequests(sandbox: Sandbox, from: number, count: number): Promise<void> {
+	await waitFor(`${count} more report requests`, () => (reportRequests(sandbox) >= from + count ? true : undefined), {
+		timeoutMs: 90_000,
+	});
+}
