@@ -42,7 +42,7 @@ export interface TaskResult {
 	/** For the node: its execution time as n8n-core records it in the run data. */
 	/** Rows read or records sent. */
 	count: number;
-	/** Highest resident memory of the measuring process over its life, in MiB. */
+	/** Highest resident memory of the measuring process over its life (VmHWM), in MiB. */
 	peakRssMiB: number;
 	/** Resident memory just before the operation started (modules loaded, input built), in MiB. */
 	rssBeforeMiB: number;

@@ -4,7 +4,7 @@
  * check its output, report the result, exit. One fresh process per measurement, so that its peak
  * memory belongs to that measurement alone.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -18,6 +18,17 @@ export interface Prepared {
 }
 
 const MiB = 1024 * 1024;
+
+/**
+ * This process's peak resident memory. VmHWM belongs to the process's own address space, which
+ * starts afresh at exec; getrusage's maxRSS does not: Linux carries the peak of the forked copy
+ * of the parent over the exec, so a small measuring process would report the benchmark's own size.
+ */
+function peakRssMiB(): number {
+	const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+	if (!match) throw new Error('No VmHWM in /proc/self/status: peak memory can only be measured on Linux');
+	return Number(match[1]) / 1024;
+}
 
 function send(message: WorkerMessage): Promise<void> {
 	return new Promise((resolve) => {
@@ -82,8 +93,7 @@ export function serveMeasurements(prepare: (task: Task) => Promise<Prepared>): v
 			elapsedMs,
 			cpuMs: (cpu.user + cpu.system) / 1000,
 			rssBeforeMiB: rssBefore / MiB,
-			// maxRSS is in kilobytes.
-			peakRssMiB: process.resourceUsage().maxRSS / 1024,
+			peakRssMiB: peakRssMiB(),
 		};
 		await send({ type: 'result', result });
 		process.exit(0);
