@@ -5,8 +5,9 @@ import type { Sandbox } from '../sandbox/server';
  * Poll Times of a Records Report Trigger that poll every 15 seconds. n8n refuses a poll time that
  * fires more than once a minute, so a single entry would make a test wait up to a minute per poll.
  * Poll Times takes several entries, though, each checked on its own: four custom crons at seconds
- * 0, 15, 30 and 45 are a real schedule of n8n's. (A manual run of the trigger, as `n8n execute`
- * does it, returns a sample and remembers nothing, so it cannot show rows being emitted once.)
+ * 0, 15, 30 and 45 are a real schedule of n8n's. (`n8n execute` does not poll at all: outside a
+ * manual run, n8n hands a poll node's input on without calling it. A manual run from the editor
+ * returns a sample and remembers nothing, so it cannot show rows being emitted once either.)
  */
 export const pollEvery15Seconds = {
 	item: [0, 15, 30, 45].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })),
