@@ -21,7 +21,10 @@ import type { Runtime } from './runtime';
 
 /** A workflow as n8n exports and imports it. */
 export interface WorkflowJson {
-	/** At most 21 characters; kept by `import:workflow`, so tests and examples can refer to it. */
+	/**
+	 * At most 21 characters; kept by `import:workflow`, so tests and examples can refer to it.
+	 * n8n 1.x saves a workflow's static data (what polling triggers remember) only for ids of at most 16.
+	 */
 	id: string;
 	name: string;
 	nodes: Array<{
