@@ -7,10 +7,12 @@ import { readSetup, runtimesUnderTest } from './harness';
 
 /**
  * Every workflow of examples/ runs in a real n8n against the Records sandbox, with the outside
- * systems answered by the local stand-ins, as `npm start` sets them up. Scheduled examples run from
- * the CLI (`n8n execute`, what their trigger starts on each tick); the polling and webhook examples
- * are activated and started by their own triggers: the report poll by a restart (n8n polls when it
- * activates a workflow), the workflow calls by the sandbox's call API action (examples/sandbox).
+ * systems answered by the local stand-ins, as `npm start` sets them up. The scheduled example runs
+ * from the CLI: `n8n execute` starts at its *Run now* trigger, which feeds the same nodes as the
+ * schedule (a 30-minute schedule cannot be waited for). The others are activated and started by
+ * their own triggers: the report trigger by the poll n8n makes whenever it activates a workflow
+ * (on reactivation, and at start after a restart) instead of waiting 10 minutes, the Records
+ * Trigger examples by the sandbox's call API actions of examples/sandbox.
  */
 
 const { packed } = readSetup();
