@@ -2,11 +2,12 @@
  * `npm start`: the package running inside a real n8n, next to the Records sandbox, ready to click.
  *
  * Builds and packs the package, installs the pinned n8n and its Node.js into .cache (first time
- * only), installs the package through n8n's community-package folder, starts the sandbox and n8n,
- * creates the owner account, a "Records sandbox" credential and the workflows of examples/.
+ * only), installs the package through n8n's community-package folder, starts the sandbox (set up
+ * for the examples), the local stand-ins for the systems the examples talk to, and n8n; creates
+ * the owner account, the examples' credentials and the workflows of examples/, and activates them.
  * Ctrl-C stops everything. The n8n data lives in .cache/demo and survives restarts (--reset wipes it).
  *
- *   npm start -- [--port 5678] [--sandbox-port 4010] [--reset]
+ *   npm start -- [--port 5678] [--sandbox-port 4010] [--stand-ins-port 4011] [--reset]
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,12 +15,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { RECORD_TYPES, REPORTS, startSandbox, TOKENS } from '../test/sandbox/server';
-import { EXAMPLE_CREDENTIAL, exampleCredential, readExamples } from './lib/examples';
+import { EXAMPLE_CALLER_CREDENTIAL, EXAMPLE_CREDENTIAL, EXAMPLE_N8N_URL, exampleImports, prepareSandboxForExamples } from './lib/examples';
 import { defaultOwner, N8nInstance } from './lib/n8n';
 import { buildPackage, packPackage } from './lib/package';
 import { cacheDir } from './lib/paths';
 import { formatDuration, isPortOpen, tailOfFile, waitFor } from './lib/proc';
 import { ensureRuntime, RUNTIMES } from './lib/runtime';
+import { startStandIns } from './lib/stand-ins';
 
 const demoDir = join(cacheDir, 'demo');
 
@@ -30,15 +32,17 @@ function parseOptions() {
 		options: {
 			port: { type: 'string', default: '5678' },
 			'sandbox-port': { type: 'string', default: '4010' },
+			'stand-ins-port': { type: 'string', default: '4011' },
 			reset: { type: 'boolean', default: false },
 		},
 	});
 	const port = Number(values.port);
 	const sandboxPort = Number(values['sandbox-port']);
-	for (const [name, value] of [['--port', port], ['--sandbox-port', sandboxPort]] as const) {
+	const standInsPort = Number(values['stand-ins-port']);
+	for (const [name, value] of [['--port', port], ['--sandbox-port', sandboxPort], ['--stand-ins-port', standInsPort]] as const) {
 		if (!Number.isInteger(value) || value < 1 || value > 65535) throw new Error(`${name} must be a port number (1-65535).`);
 	}
-	return { port, sandboxPort, reset: values.reset };
+	return { port, sandboxPort, standInsPort, reset: values.reset };
 }
 
 async function ensurePortFree(port: number, what: string, option: string): Promise<void> {
@@ -69,6 +73,7 @@ async function main(): Promise<void> {
 	mkdirSync(demoDir, { recursive: true });
 	await ensurePortFree(options.port, 'n8n', '--port');
 	await ensurePortFree(options.sandboxPort, 'the Records sandbox', '--sandbox-port');
+	await ensurePortFree(options.standInsPort, 'the stand-ins of the examples', '--stand-ins-port');
 
 	say('building the package');
 	await buildPackage();
@@ -87,16 +92,17 @@ async function main(): Promise<void> {
 	const sandbox = await startSandbox({ port: options.sandboxPort, host: '127.0.0.1', quiet: true });
 	stopOnSignal.push(() => sandbox.close());
 	say(`Records sandbox on ${sandbox.baseUrl}`);
+	await prepareSandboxForExamples(sandbox.baseUrl, TOKENS.import);
+	const standIns = await startStandIns({ port: options.standInsPort });
+	stopOnSignal.push(() => standIns.close());
 
-	const credential = exampleCredential(sandbox.baseUrl, TOKENS.full);
-	// The file names are not part of the workflows n8n stores.
-	const examples = readExamples().map(({ file: _file, ...workflow }) => workflow);
-	// Importing boots n8n's CLI twice (several seconds): only when the credential or examples changed.
-	const fingerprint = createHash('sha256').update(JSON.stringify({ credential, examples })).digest('hex');
+	const { credentials, workflows: examples } = exampleImports(sandbox.baseUrl, TOKENS.full, standIns.baseUrl);
+	// Importing boots n8n's CLI twice (several seconds): only when the credentials or examples changed.
+	const fingerprint = createHash('sha256').update(JSON.stringify({ credentials, examples })).digest('hex');
 	const fingerprintFile = join(demoDir, 'imported.sha256');
 	if (!existsSync(fingerprintFile) || readFileSync(fingerprintFile, 'utf8') !== fingerprint) {
-		say(`importing the credential "${EXAMPLE_CREDENTIAL.name}" and ${examples.length} example workflow(s)`);
-		await n8n.importCredentials([credential]);
+		say(`importing the credentials "${EXAMPLE_CREDENTIAL.name}", "${EXAMPLE_CALLER_CREDENTIAL.name}" and ${examples.length} example workflow(s)`);
+		await n8n.importCredentials(credentials);
 		await n8n.importWorkflows(examples);
 		writeFileSync(fingerprintFile, fingerprint);
 	}
@@ -105,6 +111,11 @@ async function main(): Promise<void> {
 	stopOnSignal.push(() => n8n.stop());
 	await n8n.start();
 	const owner = await n8n.setupOwner(defaultOwner);
+	for (const example of examples) {
+		await n8n.api('POST', `/workflows/${example.id}/activate`).catch((error: unknown) => {
+			say(`could not activate the example "${example.name}": ${error instanceof Error ? error.message : String(error)}`);
+		});
+	}
 
 	const url = `http://localhost:${options.port}`;
 	say(`ready in ${formatDuration(Date.now() - started)}`);
@@ -113,8 +124,13 @@ async function main(): Promise<void> {
 			'',
 			`  n8n:              ${url}`,
 			`  sign in as:       ${owner.email} / ${owner.password}`,
-			`  credential:       "${EXAMPLE_CREDENTIAL.name}" (Records API, pointing at the sandbox)`,
-			`  Records sandbox:  ${sandbox.baseUrl}  (record types ${Object.values(RECORD_TYPES).join(', ')}; reports ${Object.values(REPORTS).join(', ')})`,
+			`  credentials:      "${EXAMPLE_CREDENTIAL.name}" (Records API, pointing at the sandbox), "${EXAMPLE_CALLER_CREDENTIAL.name}" (the service's calls)`,
+			`  Records sandbox:  ${sandbox.baseUrl}  (record types ${Object.values(RECORD_TYPES).join(', ')} and the examples'; reports ${Object.values(REPORTS).join(', ')})`,
+			`  examples:         ${examples.length} workflows, active; how to try each: examples/README.md`,
+			`  stand-ins:        ${standIns.baseUrl}  (what the examples sent: ${standIns.baseUrl}/__received)`,
+			...(new URL(EXAMPLE_N8N_URL).port === String(options.port)
+				? []
+				: [`  note:             the call files in examples/sandbox call ${EXAMPLE_N8N_URL}; change their url to ${url}`]),
 			`  logs:             ${n8n.serverLog}`,
 			'',
 			'  Press Ctrl-C to stop.',
