@@ -1,0 +1,142 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+import { exampleCallerCredential, exampleCredential, readExamples } from '../../scripts/lib/examples';
+import { defaultOwner, N8nInstance } from '../../scripts/lib/n8n';
+import { repoRoot } from '../../scripts/lib/paths';
+import { waitFor } from '../../scripts/lib/proc';
+import { TOKENS } from '../sandbox/server';
+import { readSetup, runtimesUnderTest } from './harness';
+
+/**
+ * The README's picture of the nodes on the n8n canvas: n8n 2.x with the packed package and the
+ * examples as a user imports them, signed in, one example opened in Debian's headless Chromium
+ * (driven by playwright-core), saved as docs/images/canvas.png once n8n has drawn every node with
+ * its icon. Needs /usr/bin/chromium (`apt-get install chromium`; .ci/run installs it). Outside CI,
+ * E2E_SKIP_SCREENSHOT=1 skips this test on a machine without Chromium.
+ */
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	// The machine's network is closed: without these, Chromium keeps trying to reach Google's hosts.
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+const SCREENSHOT = join(repoRoot, 'docs', 'images', 'canvas.png');
+const SHOWN_EXAMPLE = '05-company-registry-lookup.json';
+const PACKAGE_NODE_TYPE = /^n8n-nodes-records\./;
+
+const { packed } = readSetup();
+const chromiumMissing = !existsSync(CHROMIUM);
+const skip = chromiumMissing && process.env.E2E_SKIP_SCREENSHOT === '1' && process.env.CI !== 'true';
+const n8n2 = runtimesUnderTest().filter(([, runtime]) => runtime.spec.name === 'v2');
+
+/** An <img> as the page sees it: 0 wide until its picture has loaded. */
+interface LoadedImage {
+	naturalWidth: number;
+}
+
+/** Waits until the canvas stops moving (n8n fits the view to the nodes with an animation). */
+async function waitForSteadyCanvas(page: Page): Promise<void> {
+	let last = '';
+	await waitFor(
+		'the canvas to stop moving',
+		async () => {
+			const transform = await page.locator('.vue-flow__transformationpane').getAttribute('style');
+			const steady = transform !== null && transform === last;
+			last = transform ?? '';
+			return steady ? true : undefined;
+		},
+		{ timeoutMs: 30_000, intervalMs: 500 },
+	);
+}
+
+if (n8n2.length === 0) {
+	test.skip('the README screenshot is taken with n8n 2.x, which E2E_RUNTIMES leaves out', () => undefined);
+}
+
+(skip ? describe.skip : describe).each(n8n2)('the README screenshot of the canvas in %s', (_title, runtime) => {
+	let n8n: N8nInstance;
+	let context: BrowserContext | undefined;
+	let profile: string | undefined;
+
+	beforeAll(async () => {
+		n8n = await N8nInstance.create({ runtime, package: packed });
+		// No sandbox is needed to draw the canvas: the credentials only have to exist.
+		await n8n.importCredentials([exampleCredential('https://records.example.com', TOKENS.full), exampleCallerCredential()]);
+		await n8n.importWorkflows(readExamples().map(({ file: _file, ...workflow }) => workflow));
+		await n8n.start();
+		await n8n.setupOwner();
+	});
+
+	afterAll(async () => {
+		await context?.close();
+		if (profile) rmSync(profile, { recursive: true, force: true });
+		await n8n?.stop();
+	});
+
+	test('n8n draws the example with the package nodes and their icons; the picture is saved for the README', async () => {
+		if (chromiumMissing) {
+			throw new Error(
+				`Chromium is not installed at ${CHROMIUM}: install Debian's package (apt-get install chromium; .ci/run does). ` +
+					'To skip this test on a machine without Chromium, set E2E_SKIP_SCREENSHOT=1 (not honoured in CI).',
+			);
+		}
+		const example = readExamples().find((candidate) => candidate.file === SHOWN_EXAMPLE);
+		if (!example) throw new Error(`examples/${SHOWN_EXAMPLE} is missing`);
+		const nodes = example.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote');
+
+		profile = mkdtempSync(join(tmpdir(), 'records-chromium-'));
+		context = await chromium.launchPersistentContext(profile, {
+			executablePath: CHROMIUM,
+			headless: true,
+			args: CHROMIUM_ARGS,
+			viewport: { width: 1600, height: 900 },
+		});
+		// Signs the browser in: the session cookie lands in the browser context.
+		const login = await context.request.post(`${n8n.baseUrl}/rest/login`, {
+			data: { emailOrLdapLoginId: defaultOwner.email, email: defaultOwner.email, password: defaultOwner.password },
+		});
+		expect(login.status()).toBe(200);
+
+		const page = context.pages()[0] ?? (await context.newPage());
+		await page.goto(`${n8n.baseUrl}/workflow/${example.id}`);
+		const canvasNodes = page.locator('[data-test-id="canvas-node"]');
+		await waitFor('n8n to draw every node of the example', async () =>
+			(await canvasNodes.count()) === nodes.length ? true : undefined,
+		);
+		const drawn = await canvasNodes.evaluateAll((elements) =>
+			elements.map((element) => ({
+				name: element.getAttribute('data-node-name'),
+				type: element.getAttribute('data-node-type'),
+			})),
+		);
+		expect(drawn.map((node) => node.name).sort()).toEqual(nodes.map((node) => node.name).sort());
+		const ours = drawn.filter((node) => PACKAGE_NODE_TYPE.test(node.type ?? ''));
+		expect(ours.map((node) => node.type).sort()).toEqual(
+			nodes.filter((node) => PACKAGE_NODE_TYPE.test(node.type)).map((node) => node.type).sort(),
+		);
+		// Each package node shows the package's icon (an unknown or broken node shows a placeholder).
+		await waitFor('the package icons to load', async () => {
+			const widths = await page
+				.locator('[data-test-id="canvas-node"][data-node-type^="n8n-nodes-records."] img')
+				.evaluateAll((icons) => icons.map((icon) => (icon as unknown as LoadedImage).naturalWidth));
+			return widths.length === ours.length && widths.every((width) => width > 0) ? true : undefined;
+		});
+		expect(await page.getByText('Install this node to use it').count()).toBe(0);
+
+		// n8n fits the view to the nodes when it opens a workflow.
+		await waitForSteadyCanvas(page);
+		mkdirSync(dirname(SCREENSHOT), { recursive: true });
+		await page.screenshot({ path: SCREENSHOT });
+		expect(existsSync(SCREENSHOT)).toBe(true);
+	});
+});
