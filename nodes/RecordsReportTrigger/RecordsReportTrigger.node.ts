@@ -96,7 +96,9 @@ export class RecordsReportTrigger implements INodeType {
 		icon: { light: 'file:records.svg', dark: 'file:records.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{"Report " + $parameter["report"].value}}',
+		// The editor hands a resource locator to the subtitle as its plain value, a run as an object.
+		subtitle:
+			'={{"Report " + (typeof $parameter["report"] === "object" ? $parameter["report"].value : $parameter["report"])}}',
 		description: 'Starts the workflow when a Records report has rows it has not emitted before',
 		defaults: { name: 'Records Report Trigger' },
 		polling: true,
