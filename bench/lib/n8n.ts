@@ -16,6 +16,7 @@ import { sleep } from '../../scripts/lib/proc';
 import { ensureRuntime, RUNTIMES } from '../../scripts/lib/runtime';
 import { TOKENS } from '../../test/sandbox/seeds';
 import type { BenchContext } from './context';
+import { processCpuMs } from './process-stats';
 import { BENCH_TMP } from './sandbox';
 
 export const RECORDS_NODE_TYPE = 'n8n-nodes-records.records';
@@ -73,6 +74,8 @@ export interface BenchN8n {
 	runByWebhook(workflowId: string, path: string, timeoutMs?: number): Promise<WebhookRun>;
 	/** Stops and starts the server again: a fresh process, for memory figures not shaped by earlier runs. */
 	restart(): Promise<void>;
+	/** CPU time (user + system) the server process has used so far, in ms. */
+	serverCpuMs(): number;
 	stop(): Promise<void>;
 }
 
@@ -155,6 +158,7 @@ export async function startN8n(context: BenchContext, workflows: WorkflowJson[],
 			}
 			return { run, peakRssMiB, rssBeforeMiB };
 		},
+		serverCpuMs: () => processCpuMs(pid),
 		async restart() {
 			await instance.stop();
 			await instance.start();

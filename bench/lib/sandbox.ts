@@ -5,11 +5,9 @@ import { join } from 'node:path';
 import { repoRoot } from '../../scripts/lib/paths';
 import { isRunning, startLogged, stopProcess, tailOfFile, waitFor } from '../../scripts/lib/proc';
 import type { FaultRule } from '../../test/sandbox/faults';
+import { processCpuMs } from './process-stats';
 
 export const BENCH_TMP = join(repoRoot, 'bench', 'results', 'tmp');
-
-/** Clock ticks per second of /proc/<pid>/stat times; 100 on every Linux the benchmark targets. */
-const CLOCK_TICKS = 100;
 
 export interface SandboxStatsSummary {
 	requests: Record<string, { total: number; byStatus: Record<string, number> }>;
@@ -71,11 +69,7 @@ export class SandboxProcess {
 
 	/** User + system CPU time the sandbox process has used so far, in milliseconds. */
 	cpuMs(): number {
-		const stat = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
-		// Fields after the command name, which is in parentheses and may contain spaces.
-		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-		const ticks = Number(fields[11]) + Number(fields[12]);
-		return (ticks * 1000) / CLOCK_TICKS;
+		return processCpuMs(this.pid);
 	}
 
 	/** Resident memory of the sandbox process now, in MiB. */

@@ -32,6 +32,8 @@ interface LoadRun {
 	non2xx: number;
 	/** Every response time of the run in ms, for percentiles over all runs together. */
 	samples: number[];
+	/** CPU time the n8n server process used during the run, in ms: less shaken by other load than latency. */
+	serverCpuMs?: number;
 }
 
 /** A load shape: a fixed request rate below saturation (latency), or as fast as n8n answers (throughput). */
@@ -120,6 +122,13 @@ async function load(url: string, headers: Record<string, string>, shape: Load): 
 	};
 }
 
+/** n8n server CPU time per call over the given runs, in ms (NaN when not measured). */
+function cpuPerCall(runs: LoadRun[]): number {
+	const measured = runs.filter((run) => run.serverCpuMs !== undefined);
+	const calls = measured.reduce((sum, run) => sum + run.requests, 0);
+	return calls > 0 ? measured.reduce((sum, run) => sum + (run.serverCpuMs ?? 0), 0) / calls : Number.NaN;
+}
+
 function describeLoad(shape: Load): string {
 	return `${shape.connections} connection${shape.connections === 1 ? '' : 's'}, ${shape.rate === undefined ? 'as fast as n8n answers' : `${shape.rate} requests/s`}, ${shape.durationSeconds} s`;
 }
@@ -153,6 +162,11 @@ export const trigger: Section<TriggerData> = {
 			variants: specs.map((spec) => ({ label: spec.label, latency: [], saturation: [] })),
 		};
 		const url = (spec: TriggerVariant) => `${instance.baseUrl}/webhook/${spec.path}`;
+		const measured = async (spec: TriggerVariant, shape: Load): Promise<LoadRun> => {
+			const before = n8n.serverCpuMs();
+			const result = await load(url(spec), spec.headers, shape);
+			return { ...result, serverCpuMs: n8n.serverCpuMs() - before };
+		};
 		try {
 			for (const spec of specs) {
 				await instance.waitForWebhook(spec.path);
@@ -162,13 +176,13 @@ export const trigger: Section<TriggerData> = {
 			// Runs interleaved, so that a slow phase of the machine hits every trigger alike.
 			for (let run = 0; run < runs; run++) {
 				for (const [index, spec] of specs.entries()) {
-					const result = await load(url(spec), spec.headers, latencyLoad);
-					context.log(`trigger ${spec.label}, fixed rate: p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.non2xx} non-2xx, ${result.errors} errors`);
+					const result = await measured(spec, latencyLoad);
+					context.log(`trigger ${spec.label}, fixed rate: p50 ${result.p50} ms, p99 ${result.p99} ms, n8n CPU ${result.serverCpuMs} ms for ${result.requests} calls, ${result.non2xx} non-2xx, ${result.errors} errors`);
 					data.variants[index].latency.push(result);
 				}
 			}
 			for (const [index, spec] of specs.entries()) {
-				const result = await load(url(spec), spec.headers, saturationLoad);
+				const result = await measured(spec, saturationLoad);
 				context.log(`trigger ${spec.label}, saturated: ${formatCount(result.requestsPerSecond)} req/s, p99 ${result.p99} ms`);
 				data.variants[index].saturation.push(result);
 			}
@@ -189,6 +203,7 @@ export const trigger: Section<TriggerData> = {
 				saturatedP99: median(variant.saturation.map((run) => run.p99)),
 				requests: [...variant.latency, ...variant.saturation].reduce((sum, run) => sum + run.requests, 0),
 				failures: [...variant.latency, ...variant.saturation].reduce((sum, run) => sum + run.errors + run.non2xx, 0),
+				cpuPerCall: cpuPerCall([...variant.latency, ...variant.saturation]),
 			};
 		});
 		const byLabel = new Map(summaries.map((summary) => [summary.label, summary]));
@@ -216,11 +231,12 @@ export const trigger: Section<TriggerData> = {
 				`n8n ${data.n8nVersion} on Node.js ${data.nodeVersion} (\`n8n start\`, regular mode, SQLite, executions saved as by default), one active workflow per trigger, each answering immediately and starting an execution per call. ` +
 					`Load by autocannon from the benchmark process with the spec's invoice.paid event as the JSON body; every trigger warmed up first. ` +
 					`Latency: ${describeLoad(data.latencyLoad)}, ${runs} interleaved runs; p50 and p99 over every response of those runs (${summaries[0]?.samples ?? 0} per trigger). Throughput: ${describeLoad(data.saturationLoad)}, one run. ` +
+					'"n8n CPU per call" is the n8n server process\'s CPU time over all runs divided by the calls answered: the cost of a call, less shaken by other load on the machine than latency. ' +
 					'The Records Trigger checking a bearer token is compared with the Webhook node checking the same Authorization header through its Header Auth credential; both read their credential on every call. ' +
 					'n8n and the load generator share the machine\'s two cores.',
 				'',
 				markdownTable({
-					headers: ['Trigger', 'p50 latency', 'p99 latency', 'p99 vs its Webhook node counterpart', 'Saturated requests/s', 'Saturated p99', 'Calls in all', 'Failed calls'],
+					headers: ['Trigger', 'p50 latency', 'p99 latency', 'p99 vs its Webhook node counterpart', 'Saturated requests/s', 'Saturated p99', 'n8n CPU per call', 'Calls in all', 'Failed calls'],
 					rows: summaries.map((summary) => [
 						summary.label,
 						`${summary.p50} ms`,
@@ -228,6 +244,7 @@ export const trigger: Section<TriggerData> = {
 						summary.label.startsWith('n8n Webhook') ? '–' : `${(summary.p99 / baselineOf(summary.label).p99).toFixed(2)}×`,
 						formatCount(summary.saturatedRate),
 						`${summary.saturatedP99} ms`,
+						Number.isFinite(summary.cpuPerCall) ? `${summary.cpuPerCall.toFixed(1)} ms` : '–',
 						formatCount(summary.requests),
 						formatCount(summary.failures),
 					]),
