@@ -232,14 +232,21 @@ export class N8nInstance {
 		};
 	}
 
-	/** Runs one n8n CLI command against this instance's folder (each command boots n8n: a few seconds). */
-	async cli(args: string[], { allowFailure = false } = {}): Promise<RunResult> {
+	/**
+	 * Runs one n8n CLI command against this instance's folder (each command boots n8n: a few
+	 * seconds). `stdoutFile` keeps a large output whole (see RunOptions).
+	 */
+	async cli(
+		args: string[],
+		{ allowFailure = false, stdoutFile }: { allowFailure?: boolean; stdoutFile?: string } = {},
+	): Promise<RunResult> {
 		return run(this.runtime.nodeBin, [this.runtime.n8nBin, ...args], {
 			cwd: this.userFolder,
 			env: await this.env(),
 			logFile: join(this.userFolder, 'cli.log'),
 			allowFailure,
 			timeoutMs: 300_000,
+			stdoutFile,
 		});
 	}
 
@@ -282,7 +289,11 @@ export class N8nInstance {
 	 * result. A failed execution is returned too (with its error), so tests can assert on it.
 	 */
 	async execute(workflowId: string): Promise<{ exitCode: number; run: ExecutionRunJson; output: string }> {
-		const result = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], { allowFailure: true });
+		// Through a file: n8n exits right after printing, and a result of megabytes could be cut off in a pipe.
+		const result = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], {
+			allowFailure: true,
+			stdoutFile: join(this.userFolder, `execute-${workflowId}.out`),
+		});
 		const output = result.stdout + result.stderr;
 		const json = extractJsonBlock(result.stdout);
 		if (json === undefined) {

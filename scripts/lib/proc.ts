@@ -17,17 +17,25 @@ export interface RunOptions {
 	/** Resolve with the exit code instead of rejecting when the command fails. */
 	allowFailure?: boolean;
 	timeoutMs?: number;
+	/**
+	 * Send stdout to this file instead of a pipe, and read it back. A process that ends itself
+	 * right after printing (n8n's CLI calls process.exit()) can cut off output still queued for a
+	 * pipe; writes to a file complete before the call returns.
+	 */
+	stdoutFile?: string;
 }
 
 /** Runs a command to completion and collects its output. */
 export function run(command: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
 	return new Promise((resolve, reject) => {
+		const stdoutFd = options.stdoutFile === undefined ? undefined : openSync(options.stdoutFile, 'w');
 		const child = spawn(command, args, {
 			cwd: options.cwd,
 			env: options.env ?? process.env,
-			stdio: ['ignore', 'pipe', 'pipe'],
+			stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe'],
 			detached: true,
 		});
+		if (stdoutFd !== undefined) closeSync(stdoutFd);
 		const stdout: Buffer[] = [];
 		const stderr: Buffer[] = [];
 		child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
@@ -47,7 +55,7 @@ export function run(command: string, args: string[], options: RunOptions = {}): 
 			if (timer) clearTimeout(timer);
 			const result = {
 				code: code ?? 128,
-				stdout: Buffer.concat(stdout).toString('utf8'),
+				stdout: options.stdoutFile === undefined ? Buffer.concat(stdout).toString('utf8') : readFileSync(options.stdoutFile, 'utf8'),
 				stderr: Buffer.concat(stderr).toString('utf8'),
 			};
 			if (options.logFile) appendFileSync(options.logFile, `$ ${command} ${args.join(' ')}\n${result.stdout}${result.stderr}\n[exit ${signal ?? result.code}]\n`);
