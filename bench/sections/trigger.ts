@@ -5,6 +5,7 @@ import autocannon from 'autocannon';
 import type { WorkflowJson } from '../../scripts/lib/n8n';
 import type { BenchContext, Rendered, Section, TargetCheck } from '../lib/context';
 import { markdownTable } from '../lib/markdown';
+import { sleep } from '../../scripts/lib/proc';
 import { chainWorkflow, startN8n, webhookTrigger } from '../lib/n8n';
 import { formatCount, median, percentile } from '../lib/stats';
 import { barChartSvg } from '../lib/svg';
@@ -34,6 +35,7 @@ interface LoadRun {
 	samples: number[];
 	/** CPU time the n8n server process used during the run, in ms: less shaken by other load than latency. */
 	serverCpuMs?: number;
+	durationSeconds?: number;
 }
 
 /** A load shape: a fixed request rate below saturation (latency), or as fast as n8n answers (throughput). */
@@ -50,6 +52,8 @@ export interface TriggerData {
 	latencyLoad: Load;
 	saturationLoad: Load;
 	variants: Array<{ label: string; latency: LoadRun[]; saturation: LoadRun[] }>;
+	/** CPU the n8n server uses per second with no calls (its timers, database upkeep), subtracted from the per-call figure. */
+	idleCpuMsPerSecond?: number;
 }
 
 function variants(): TriggerVariant[] {
@@ -122,11 +126,12 @@ async function load(url: string, headers: Record<string, string>, shape: Load): 
 	};
 }
 
-/** n8n server CPU time per call over the given runs, in ms (NaN when not measured). */
-function cpuPerCall(runs: LoadRun[]): number {
+/** n8n server CPU time per call over the given runs, its idle use taken off, in ms (NaN when not measured). */
+function cpuPerCall(runs: LoadRun[], idleCpuMsPerSecond: number): number {
 	const measured = runs.filter((run) => run.serverCpuMs !== undefined);
 	const calls = measured.reduce((sum, run) => sum + run.requests, 0);
-	return calls > 0 ? measured.reduce((sum, run) => sum + (run.serverCpuMs ?? 0), 0) / calls : Number.NaN;
+	const busy = measured.reduce((sum, run) => sum + (run.serverCpuMs ?? 0) - idleCpuMsPerSecond * (run.durationSeconds ?? 0), 0);
+	return calls > 0 ? busy / calls : Number.NaN;
 }
 
 function describeLoad(shape: Load): string {
@@ -165,7 +170,7 @@ export const trigger: Section<TriggerData> = {
 		const measured = async (spec: TriggerVariant, shape: Load): Promise<LoadRun> => {
 			const before = n8n.serverCpuMs();
 			const result = await load(url(spec), spec.headers, shape);
-			return { ...result, serverCpuMs: n8n.serverCpuMs() - before };
+			return { ...result, serverCpuMs: n8n.serverCpuMs() - before, durationSeconds: shape.durationSeconds };
 		};
 		try {
 			for (const spec of specs) {
@@ -173,6 +178,10 @@ export const trigger: Section<TriggerData> = {
 				// Warm-up: the first calls compile code paths that later calls reuse.
 				await load(url(spec), spec.headers, { connections: 2, durationSeconds: context.quick ? 1 : 3 });
 			}
+			const idleSeconds = context.quick ? 2 : 5;
+			const idleBefore = n8n.serverCpuMs();
+			await sleep(idleSeconds * 1000);
+			data.idleCpuMsPerSecond = (n8n.serverCpuMs() - idleBefore) / idleSeconds;
 			// Runs interleaved, so that a slow phase of the machine hits every trigger alike.
 			for (let run = 0; run < runs; run++) {
 				for (const [index, spec] of specs.entries()) {
@@ -203,7 +212,7 @@ export const trigger: Section<TriggerData> = {
 				saturatedP99: median(variant.saturation.map((run) => run.p99)),
 				requests: [...variant.latency, ...variant.saturation].reduce((sum, run) => sum + run.requests, 0),
 				failures: [...variant.latency, ...variant.saturation].reduce((sum, run) => sum + run.errors + run.non2xx, 0),
-				cpuPerCall: cpuPerCall([...variant.latency, ...variant.saturation]),
+				cpuPerCall: cpuPerCall([...variant.latency, ...variant.saturation], data.idleCpuMsPerSecond ?? 0),
 			};
 		});
 		const byLabel = new Map(summaries.map((summary) => [summary.label, summary]));
@@ -231,7 +240,7 @@ export const trigger: Section<TriggerData> = {
 				`n8n ${data.n8nVersion} on Node.js ${data.nodeVersion} (\`n8n start\`, regular mode, SQLite, executions saved as by default), one active workflow per trigger, each answering immediately and starting an execution per call. ` +
 					`Load by autocannon from the benchmark process with the spec's invoice.paid event as the JSON body; every trigger warmed up first. ` +
 					`Latency: ${describeLoad(data.latencyLoad)}, ${runs} interleaved runs; p50 and p99 over every response of those runs (${summaries[0]?.samples ?? 0} per trigger). Throughput: ${describeLoad(data.saturationLoad)}, one run. ` +
-					'"n8n CPU per call" is the n8n server process\'s CPU time over all runs divided by the calls answered: the cost of a call, less shaken by other load on the machine than latency. ' +
+					`"n8n CPU per call" is the n8n server process's CPU time over all runs, less its idle use (${(data.idleCpuMsPerSecond ?? Number.NaN).toFixed(0)} ms per second), divided by the calls answered: the cost of a call, less shaken by other load on the machine than latency. ` +
 					'The Records Trigger checking a bearer token is compared with the Webhook node checking the same Authorization header through its Header Auth credential; both read their credential on every call. ' +
 					'n8n and the load generator share the machine\'s two cores.',
 				'',
