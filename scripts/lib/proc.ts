@@ -132,18 +132,47 @@ export function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** A TCP port nothing listens on right now (the OS picks it). */
-export function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
+/** Binds `port` (0: any) on loopback and releases it; resolves with the port, or undefined if taken. */
+function tryListen(port: number): Promise<number | undefined> {
+	return new Promise((resolve) => {
 		const server = createServer();
 		server.unref();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
+		server.once('error', () => resolve(undefined));
+		server.listen(port, '127.0.0.1', () => {
 			const address = server.address();
-			const port = typeof address === 'object' && address ? address.port : 0;
-			server.close(() => resolve(port));
+			const bound = typeof address === 'object' && address ? address.port : 0;
+			server.close(() => resolve(bound));
 		});
 	});
+}
+
+/** The first port the OS takes for outgoing connections (Linux), if known. */
+function firstEphemeralPort(): number | undefined {
+	try {
+		const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+		return Number.isInteger(low) ? low : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * A random TCP port nothing listens on right now, for a process that binds it later (n8n binds its
+ * ports seconds after it starts). Taken from the 10,000 ports below the range the OS gives
+ * outgoing connections, so that a client socket opened meanwhile cannot take it; where that range
+ * is unknown or starts too low, the OS picks the port.
+ */
+export async function freePort(): Promise<number> {
+	const low = firstEphemeralPort();
+	if (low !== undefined && low - 10_000 >= 1024) {
+		for (let attempt = 0; attempt < 20; attempt++) {
+			const port = await tryListen(low - 10_000 + Math.floor(Math.random() * 10_000));
+			if (port !== undefined) return port;
+		}
+	}
+	const port = await tryListen(0);
+	if (port === undefined) throw new Error('No free TCP port on 127.0.0.1.');
+	return port;
 }
 
 export function isPortOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
