@@ -50,24 +50,28 @@ interface Options {
 	only?: string[];
 	profile: boolean;
 	build: boolean;
+	/** Only write BENCHMARKS.md and the charts again from the stored results. */
+	renderOnly: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-	const options: Options = { quick: false, profile: false, build: true };
+	const options: Options = { quick: false, profile: false, build: true, renderOnly: false };
 	for (let index = 0; index < argv.length; index++) {
 		const arg = argv[index];
 		if (arg === '--quick') options.quick = true;
 		else if (arg === '--profile') options.profile = true;
 		else if (arg === '--no-build') options.build = false;
+		else if (arg === '--render') options.renderOnly = true;
 		else if (arg === '--only') options.only = (argv[++index] ?? '').split(',').filter(Boolean);
 		else if (arg.startsWith('--only=')) options.only = arg.slice('--only='.length).split(',').filter(Boolean);
 		else if (arg === '--help' || arg === '-h') {
 			console.log(
-				`Usage: npm run bench -- [--quick] [--only ${SECTIONS.map((section) => section.id).join(',')}] [--profile] [--no-build]\n` +
+				`Usage: npm run bench -- [--quick] [--only ${SECTIONS.map((section) => section.id).join(',')}] [--profile] [--no-build] [--render]\n` +
 					'  --quick    small sizes, one run each; results go to bench/results/tmp/ only\n' +
 					'  --only     run these sections; the others keep their stored results\n' +
 					'  --profile  write V8 CPU profiles of every measuring process to bench/results/tmp/profiles/\n' +
-					'  --no-build reuse the previous run\'s compiled package (bench/results/tmp/build)',
+					'  --no-build reuse the previous run\'s compiled package (bench/results/tmp/build)\n' +
+					'  --render   measure nothing: write BENCHMARKS.md and the charts again from the stored results',
 			);
 			process.exit(0);
 		} else throw new Error(`Unknown argument "${arg}" (see --help)`);
@@ -149,6 +153,17 @@ function renderReport(results: Results, rendered: Map<string, Rendered>, outputD
 	return parts.join('\n');
 }
 
+/** Renders every stored section and writes BENCHMARKS.md and the charts. */
+function writeReport(results: Results, outputDir: string, reportFile: string, quick: boolean): Map<string, Rendered> {
+	const rendered = new Map<string, Rendered>();
+	for (const section of SECTIONS) {
+		const stored = results.sections[section.id];
+		if (stored?.data !== undefined) rendered.set(section.id, section.render(stored.data, results.machine));
+	}
+	writeFileSync(reportFile, renderReport(results, rendered, outputDir, quick ? '' : 'bench/results/'));
+	return rendered;
+}
+
 async function main(): Promise<void> {
 	const options = parseArgs(process.argv.slice(2));
 	const started = Date.now();
@@ -165,6 +180,14 @@ async function main(): Promise<void> {
 	const log = (line: string) => console.log(`[bench ${formatDuration(Date.now() - started).padStart(9)}] ${line}`);
 	log(`${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node.js ${machine.node}`);
 
+	if (options.renderOnly) {
+		if (!previous) throw new Error(`No stored results in ${resultsFile} to render`);
+		results.command = previous.command;
+		results.machine = previous.machine;
+		writeReport(results, outputDir, reportFile, options.quick);
+		log(`wrote ${reportFile} from ${resultsFile}`);
+		return;
+	}
 	if (options.build) {
 		log('compiling the package (the benchmark measures the compiled JavaScript)');
 		const complaints = await buildForBenchmark();
@@ -210,13 +233,7 @@ async function main(): Promise<void> {
 		await sandbox.stop();
 	}
 
-	const rendered = new Map<string, Rendered>();
-	for (const section of SECTIONS) {
-		const stored = results.sections[section.id];
-		if (stored?.data !== undefined) rendered.set(section.id, section.render(stored.data, machine));
-	}
-	const chartPrefix = options.quick ? '' : 'bench/results/';
-	writeFileSync(reportFile, renderReport(results, rendered, outputDir, chartPrefix));
+	const rendered = writeReport(results, outputDir, reportFile, options.quick);
 	log(`wrote ${reportFile} and ${resultsFile} (${formatDuration(Date.now() - started)} in all)`);
 	const missed = [...rendered.values()].flatMap((output) => output.targets).filter((target) => !target.met);
 	for (const target of missed) log(`target missed: ${target.target}: ${target.measured}`);

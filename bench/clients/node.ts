@@ -78,11 +78,17 @@ export async function prepareNodeImport(
 				continueOnFail: task.continueOnFail,
 			});
 			if (!task.continueOnFail) failIfErrored(result);
-			const errorItems = result.items.filter((item) => item.json.error !== undefined || item.error !== undefined).length;
+			// Input items whose records the node reports as not imported (error items, paired to their input).
+			const failedIndexes: number[] = [];
+			result.items.forEach((item, position) => {
+				if (item.json.error === undefined && item.error === undefined) return;
+				const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
+				failedIndexes.push(typeof paired === 'object' && paired !== null ? paired.item : position);
+			});
 			return {
-				count: result.items.length - errorItems,
+				count: result.items.length - failedIndexes.length,
 				n8nExecutionTimeMs: nodeExecutionTime(result, 'Records'),
-				details: { outputItems: result.items.length, errorItems, error: result.error?.message },
+				details: { outputItems: result.items.length, errorItems: failedIndexes.length, failedIndexes, error: result.error?.message },
 			};
 		},
 	};

@@ -1,6 +1,6 @@
 import type { Series } from './context';
 import type { Measurement } from './measure';
-import { median, perSecond, range } from './stats';
+import { formatPercent, median, perSecond, range } from './stats';
 
 export interface Summary {
 	label: string;
@@ -62,4 +62,12 @@ export function record(list: Series[], label: string, measurement: Measurement):
 		list.push(series);
 	}
 	series.runs.push(measurement);
+}
+
+/**
+ * The sandbox's CPU share during a measurement, flagged when the sandbox, not the client, set the
+ * pace (its one core nearly busy): then the client's figure is a floor, not its own speed.
+ */
+export function sandboxShare(busy: number): string {
+	return busy >= 0.8 ? `${formatPercent(busy)} (sandbox-bound)` : formatPercent(busy);
 }

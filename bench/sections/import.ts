@@ -5,8 +5,8 @@ import { IMPORT_RECORD_TYPE } from '../lib/data';
 import { markdownTable } from '../lib/markdown';
 import { measure, type Measurement } from '../lib/measure';
 import type { SandboxProcess } from '../lib/sandbox';
-import { formatCount, formatMiB, formatMs, formatPercent, formatRatio } from '../lib/stats';
-import { record, summarize } from '../lib/summary';
+import { formatCount, formatMiB, formatMs, formatRatio } from '../lib/stats';
+import { record, sandboxShare, summarize } from '../lib/summary';
 import { barChartSvg } from '../lib/svg';
 import type { Client, ImportTask } from '../lib/tasks';
 
@@ -130,7 +130,7 @@ export const importRecords: Section<ImportData> = {
 					formatCount(views[0]?.requests ?? Number.NaN),
 					`${formatMiB(summary.peakRssMiB)} (${formatMiB(summary.rssBeforeMiB)} before)`,
 					formatMs(summary.cpuMs),
-					formatPercent(summary.sandboxBusy),
+					sandboxShare(summary.sandboxBusy),
 					ok ? 'yes' : '**no**',
 				]);
 			}

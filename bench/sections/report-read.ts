@@ -2,8 +2,8 @@ import { TOKENS } from '../../test/sandbox/seeds';
 import type { BenchContext, Rendered, Section, Series, TargetCheck } from '../lib/context';
 import { markdownTable } from '../lib/markdown';
 import { measure } from '../lib/measure';
-import { formatCount, formatMiB, formatMs, formatPercent, formatRatio } from '../lib/stats';
-import { findSeries, record, summarize, type Summary } from '../lib/summary';
+import { formatCount, formatMiB, formatMs, formatRatio } from '../lib/stats';
+import { findSeries, record, sandboxShare, summarize, type Summary } from '../lib/summary';
 import { barChartSvg } from '../lib/svg';
 import type { Client } from '../lib/tasks';
 import { readInN8n, type N8nReadData } from './n8n-read';
@@ -142,7 +142,7 @@ export const reportRead: Section<ReadData> = {
 					formatRatio(summary.medianMs / baseline.medianMs),
 					formatMiB(summary.peakRssMiB),
 					formatMs(summary.cpuMs),
-					formatPercent(summary.sandboxBusy),
+					sandboxShare(summary.sandboxBusy),
 					ok ? `${formatCount(summary.count)} ✔` : `✘ ${formatCount(summary.count)}`,
 				];
 			});

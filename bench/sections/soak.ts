@@ -6,18 +6,22 @@ import { markdownTable } from '../lib/markdown';
 import { measure, type Measurement } from '../lib/measure';
 import type { SandboxStatsSummary } from '../lib/sandbox';
 import { formatCount, formatMs } from '../lib/stats';
+import { runTime } from '../lib/summary';
 import { measureImport } from './import';
 
 const REPORT_ID = 'bench-soak';
 
-/** About 10 % of requests fail, each kind from its own seeded random sequence (repeatable). */
-function failureRules(route: FaultRule['route'], withResetsAfterProcessing: boolean): FaultRule[] {
+/**
+ * About 10 % of requests fail, each kind from its own seeded random sequence (repeatable): 429,
+ * 503, a reset before the request is processed, and for imports a reset after it was processed.
+ */
+function failureRules(route: FaultRule['route']): FaultRule[] {
 	const rules: FaultRule[] = [
 		{ route, status: 429, probability: 0.03, seed: 11 },
 		{ route, status: 503, probability: 0.03, seed: 12 },
-		{ route, reset: true, probability: withResetsAfterProcessing ? 0.02 : 0.04, seed: 13 },
+		{ route, reset: true, probability: route === 'import' ? 0.02 : 0.04, seed: 13 },
 	];
-	if (withResetsAfterProcessing) rules.push({ route, reset: true, afterProcessing: true, probability: 0.02, seed: 14 });
+	if (route === 'import') rules.push({ route, reset: true, afterProcessing: true, probability: 0.02, seed: 14 });
 	return rules;
 }
 
@@ -64,44 +68,56 @@ async function importSoak(
 ): Promise<SoakRun> {
 	const { sandbox } = context;
 	const keyPrefix = `soak-${retryUnknownOutcome ? 'unknown' : 'default'}`;
-	const rules = failureRules('import', retryUnknownOutcome);
+	const keyOf = (index: number) => `${keyPrefix}-${index + 1}`;
 	const measurement = await measureImport(
 		context,
 		{ client: 'node', count, keyPrefix, batchSize: 100, concurrency: 4, retryUnknownOutcome, continueOnFail: true },
-		rules,
+		failureRules('import'),
 	);
 	const stats = await sandbox.stats();
 	const stored = await sandbox.records(IMPORT_RECORD_TYPE);
 	const keys = new Set<string>();
-	let foreign = 0;
+	let storedRecords = 0;
 	for (const record of stored.records) {
 		const key = String(record.fields[IMPORT_KEY_FIELD]);
-		if (key.startsWith(`${keyPrefix}-`)) keys.add(key);
-		else foreign++;
+		if (!key.startsWith(`${keyPrefix}-`)) continue;
+		keys.add(key);
+		storedRecords++;
 	}
-	const failed = Number(measurement.details.errorItems ?? 0);
+	const failed = new Set((measurement.details.failedIndexes as number[] | undefined) ?? []);
+	let lost = 0;
+	let storedDespiteFailure = 0;
+	for (let index = 0; index < count; index++) {
+		const isStored = keys.has(keyOf(index));
+		if (failed.has(index)) {
+			if (isStored) storedDespiteFailure++;
+		} else if (!isStored) {
+			lost++;
+		}
+	}
 	const { requests, byStatus } = requestCounts(stats, 'import');
-	const storedRecords = stored.records.length - foreign;
-	const noDuplicates = storedRecords === keys.size;
-	const accounted = keys.size + failed === count;
-	const ok = noDuplicates && accounted && (retryUnknownOutcome ? keys.size === count : true);
+	const resent = stats.imports.duplicateKeyCount;
+	const noDuplicates = storedRecords === keys.size && (retryUnknownOutcome || resent === 0);
+	const accounted = lost === 0 && count - failed.size === measurement.count;
+	const ok = noDuplicates && accounted && (retryUnknownOutcome ? keys.size === count && failed.size === 0 : true);
+	const confirmed = count - failed.size;
 	return {
 		label,
 		configuration,
 		input: count,
-		elapsedMs: measurement.elapsedMs,
+		elapsedMs: runTime(measurement),
 		delivered: measurement.count,
-		failed,
+		failed: failed.size,
 		distinct: keys.size,
-		restored: stats.imports.duplicateKeyCount,
+		restored: resent,
 		ordered: noDuplicates,
 		requests,
 		faults: stats.faults.byKind,
 		byStatus,
 		error: typeof measurement.details.error === 'string' ? measurement.details.error : undefined,
 		verdict: retryUnknownOutcome
-			? `${formatCount(keys.size)} of ${formatCount(count)} stored, each once as a record; ${formatCount(stats.imports.duplicateKeyCount)} re-sent after a reset that followed processing, which edited the same keyed records`
-			: `${formatCount(keys.size)} stored + ${formatCount(failed)} reported failed = ${formatCount(keys.size + failed)} of ${formatCount(count)}; the failed batches were not re-sent because the service may have processed them`,
+			? `${formatCount(keys.size)} of ${formatCount(count)} stored, each once as a record; ${formatCount(resent)} re-sent after a reset that followed processing, which edited the same keyed records${lost > 0 ? `; ${formatCount(lost)} LOST` : ''}`
+			: `${formatCount(confirmed)} imported and stored; ${formatCount(failed.size)} reported failed and not re-sent (${formatCount(storedDespiteFailure)} of them had been stored before the connection broke: the outcome the node cannot know); ${lost > 0 ? `${formatCount(lost)} LOST` : 'none lost'}, ${resent > 0 ? `${formatCount(resent)} stored twice` : 'none stored twice'}`,
 		ok,
 	};
 }
@@ -109,7 +125,7 @@ async function importSoak(
 async function readSoak(context: BenchContext, label: string, rows: number, concurrency: number): Promise<SoakRun> {
 	const { sandbox } = context;
 	await sandbox.resetStats();
-	await sandbox.setFaults([...failureRules('report', false), { route: 'report', limitCap: 60 }]);
+	await sandbox.setFaults([...failureRules('report'), { route: 'report', limitCap: 60 }]);
 	let measurement: Measurement | undefined;
 	let error: string | undefined;
 	try {
@@ -131,7 +147,7 @@ async function readSoak(context: BenchContext, label: string, rows: number, conc
 		label,
 		configuration: `page size 100, ${concurrency === 1 ? 'sequential' : `${concurrency} in parallel`}; the sandbox silently serves at most 60 rows per page`,
 		input: rows,
-		elapsedMs: measurement?.elapsedMs ?? Number.NaN,
+		elapsedMs: measurement ? runTime(measurement) : Number.NaN,
 		delivered,
 		failed: 0,
 		distinct,
@@ -164,7 +180,7 @@ export const soak: Section<SoakData> = {
 			await importSoak(
 				context,
 				'Import, default retry policy',
-				'batch 100, 4 in parallel, On Error: Continue; 429/503/reset before processing',
+				'batch 100, 4 in parallel, On Error: Continue; 429/503/reset before or after processing',
 				records,
 				false,
 			),
@@ -174,7 +190,7 @@ export const soak: Section<SoakData> = {
 			await importSoak(
 				context,
 				'Import, Retry When Outcome Unknown (keyed records)',
-				'batch 100, 4 in parallel; 429/503/reset before processing/reset after processing',
+				'batch 100, 4 in parallel; 429/503/reset before or after processing',
 				records,
 				true,
 			),
@@ -213,7 +229,7 @@ export const soak: Section<SoakData> = {
 					'requests beyond the minimum are the retries.',
 				'',
 				'A connection reset during an import leaves the outcome unknown: the service may have stored the batch. ' +
-					'With the default policy the node therefore does not re-send it: those records are reported as failed (error items with On Error: Continue), never stored twice. ' +
+					'With the default policy the node therefore does not re-send it: those records are reported as failed (error items with On Error: Continue), never stored twice; some of them the service had stored, which is exactly what the node cannot know. ' +
 					'"Retry When Outcome Unknown" re-sends them; it is the documented safe configuration only for records that carry the record type\'s key field, so that a repeat edits the record instead of creating it again.',
 				'',
 				markdownTable({
