@@ -12,6 +12,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { triggerProperties } from './description';
 import { credentialProblem } from './helpers/callerAuth';
+import { fieldsFromParameters } from './helpers/webhookFields';
 import { assertReadyForCalls, receiveCall } from './receive';
 
 export class RecordsTrigger implements INodeType {
@@ -47,12 +48,14 @@ export class RecordsTrigger implements INodeType {
 				// PING arrives as HEAD (or as GET marked X-Records-Ping); OPTIONS is answered by n8n itself.
 				httpMethod: 'DELETE,GET,HEAD,POST,PUT',
 				isFullPath: true,
-				path: '={{$parameter["path"]}}',
-				responseMode: '={{$parameter["responseMode"]}}',
-				responseCode: '={{$parameter["responseCode"]}}',
-				responseData: '={{$parameter["responseData"]}}',
-				responsePropertyName: '={{$parameter["options"]["responsePropertyName"]}}',
-				responseContentType: '={{$parameter["options"]["responseContentType"]}}',
+				...fieldsFromParameters({
+					path: ['path'],
+					responseMode: ['responseMode'],
+					responseCode: ['responseCode'],
+					responseData: ['responseData'],
+					responsePropertyName: ['options', 'responsePropertyName'],
+					responseContentType: ['options', 'responseContentType'],
+				}),
 			},
 		],
 		eventTriggerDescription: 'Waiting for a call from the Records service to the Test URL',

@@ -1,0 +1,45 @@
+import type { INodeParameters, NodeParameterValueType } from 'n8n-workflow';
+
+/**
+ * n8n 2.x looks for native resolvers of a webhook description's fields under this registered
+ * symbol (n8n-workflow's `WEBHOOK_RESOLVERS`). The symbol is made here rather than imported so
+ * that the package still loads in n8n 1.x, whose n8n-workflow does not export it and simply never
+ * looks at the property.
+ */
+const WEBHOOK_RESOLVERS = Symbol.for('n8n.webhookDescriptionResolvers');
+
+interface NativeResolver {
+	template: string;
+	resolve: (parameters: INodeParameters) => NodeParameterValueType | undefined;
+}
+
+/**
+ * Webhook description fields that read a node parameter, given twice from one declaration: as the
+ * expression `={{$parameter["a"]["b"]}}` (what the editor and n8n 1.x evaluate) and as a plain
+ * function of the parameters. n8n 2.x calls the function instead of evaluating the expression in
+ * its expression sandbox when the node's parameters hold no expression; evaluating them cost about
+ * 9 ms of CPU per call to the trigger (bench/findings.md).
+ */
+export function fieldsFromParameters<Field extends string>(
+	paths: Record<Field, readonly string[]>,
+): Record<Field, string> {
+	const templates = {} as Record<Field, string>;
+	const resolvers: Record<string, NativeResolver> = {};
+	for (const field of Object.keys(paths) as Field[]) {
+		const path = paths[field];
+		const template = `={{$parameter${path.map((segment) => `["${segment}"]`).join('')}}}`;
+		templates[field] = template;
+		resolvers[field] = {
+			template,
+			resolve: (parameters) => {
+				let value: unknown = parameters;
+				for (const segment of path) {
+					if (value === null || typeof value !== 'object') return undefined;
+					value = (value as Record<string, unknown>)[segment];
+				}
+				return value as NodeParameterValueType | undefined;
+			},
+		};
+	}
+	return Object.assign(templates, { [WEBHOOK_RESOLVERS]: resolvers });
+}
