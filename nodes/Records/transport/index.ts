@@ -64,6 +64,15 @@ export interface RecordsRequest {
 	timeoutMs?: number;
 	retry?: Partial<RetryPolicy>;
 	itemIndex?: number;
+	/** The credential's address, read once by a caller that sends many requests (recordsConnection). */
+	connection?: RecordsConnection;
+}
+
+/** What the transport needs from the credential besides what its authenticate function adds. */
+export interface RecordsConnection {
+	baseUrl: string;
+	/** Only to redact it from error messages. */
+	secret: string;
 }
 
 export interface RecordsResponse<T = unknown> {
@@ -98,27 +107,36 @@ type Outcome =
 	| { kind: 'response'; response: IN8nHttpFullResponse }
 	| { kind: 'failure'; code: string; message: string; statusCode?: number; retryAfterMs?: number };
 
-export async function recordsApiRequest<T = unknown>(
-	this: RecordsFunctions,
-	request: RecordsRequest,
-): Promise<RecordsResponse<T>> {
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE, request.itemIndex);
+/**
+ * Reads and checks the credential's Base URL. n8n decrypts the stored credential on every read, so
+ * a caller sending many requests (the pages of a report, the batches of an import) reads it once
+ * and passes it with each request.
+ */
+export async function recordsConnection(this: RecordsFunctions, itemIndex?: number): Promise<RecordsConnection> {
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE, itemIndex);
 	const baseUrl = String(credentials.baseUrl ?? '').replace(/\/+$/, '');
-	const secret = String(credentials.token ?? '');
 	const refusal = plainHttpRefusal(baseUrl, credentials.allowHttp === true);
 	if (refusal) {
-		throw new NodeOperationError(this.getNode(), refusal, { itemIndex: request.itemIndex });
+		throw new NodeOperationError(this.getNode(), refusal, { itemIndex });
 	}
 	if (!/^https?:\/\//i.test(baseUrl)) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`The credential's Base URL "${baseUrl}" is not an http(s) address`,
 			{
-				itemIndex: request.itemIndex,
+				itemIndex,
 				description: 'Enter the address of your installation, e.g. https://records.example.com',
 			},
 		);
 	}
+	return { baseUrl, secret: String(credentials.token ?? '') };
+}
+
+export async function recordsApiRequest<T = unknown>(
+	this: RecordsFunctions,
+	request: RecordsRequest,
+): Promise<RecordsResponse<T>> {
+	const { baseUrl, secret } = request.connection ?? (await recordsConnection.call(this, request.itemIndex));
 
 	const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...request.retry };
 	const idempotent = IDEMPOTENT_METHODS.has(request.method);

@@ -27,7 +27,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { ReportColumn, ReportRow } from '../helpers/reportRows';
 import type { RecordsFunctions, RetryPolicy } from './index';
-import { recordsApiRequest } from './index';
+import { recordsApiRequest, type RecordsConnection, recordsConnection } from './index';
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const DEFAULT_MAX_PAGES = 10_000;
@@ -103,6 +103,7 @@ export function reportPath(reportId: string): string {
 async function fetchTablePage(
 	this: RecordsFunctions,
 	options: ReadReportOptions,
+	connection: RecordsConnection,
 	offset: number,
 	limit: number,
 ): Promise<TablePage> {
@@ -116,6 +117,7 @@ async function fetchTablePage(
 		itemIndex,
 		timeoutMs: options.timeoutMs,
 		retry: options.retry,
+		connection,
 	});
 	const table = body as { columns?: unknown; rows?: unknown } | null;
 	const problem = (what: string) =>
@@ -192,10 +194,11 @@ export async function readReportPages(
 	let first: SeenPage | undefined;
 	let previous: SeenPage | undefined;
 	let offsetHonoured = false;
+	const connection = await recordsConnection.call(this, itemIndex);
 
 	const request = (offset: number, limit: number): Promise<TablePage> => {
 		requests++;
-		const result = fetchTablePage.call(this, options, offset, limit);
+		const result = fetchTablePage.call(this, options, connection, offset, limit);
 		// Planned pages may be dropped before they are awaited; their failures must not go unhandled.
 		result.catch(() => undefined);
 		return result;
