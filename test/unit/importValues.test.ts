@@ -66,6 +66,22 @@ describe('field names', () => {
 		expect(error.field).toBe('Partner ');
 	});
 
+	it('refuses colliding spellings whichever comes first, also when both differ from the normalized name', () => {
+		const changedFirst = refusal(() => prepareRecord({ 'Partner ': 'a', Stav: 'b', Partner: 'c' }, options()));
+		expect(changedFirst.message).toContain('"Partner " and "Partner"');
+		expect(changedFirst.field).toBe('Partner');
+		const bothChanged = refusal(() => prepareRecord({ ' Partner': 'a', [NFD('Název')]: 'x', 'Partner ': 'b' }, options()));
+		expect(bothChanged.message).toContain('" Partner" and "Partner "');
+	});
+
+	it('sends renamed fields under their normalized names when nothing collides', () => {
+		expect(prepareRecord({ [NFD('Název ')]: 'a', ' Stav': 'b', Partner: 'c' }, options())).toEqual({
+			Název: 'a',
+			Stav: 'b',
+			Partner: 'c',
+		});
+	});
+
 	it('refuses the same name given twice as name/value pairs', () => {
 		const error = refusal(() => prepareFields([['Zadal', 'a'], ['Zadal', 'b']], options()));
 		expect(error.message).toBe('The field "Zadal" is given twice');

@@ -477,8 +477,8 @@ export function prepareValue(
 	if (value === null || value === undefined) {
 		return options.emptyValues === 'omit' ? undefined : '';
 	}
-	const isDateField = options.dateFields.has(field);
-	const isNumberField = options.numberFields.has(field);
+	const isDateField = options.dateFields.size > 0 && options.dateFields.has(field);
+	const isNumberField = options.numberFields.size > 0 && options.numberFields.has(field);
 
 	if (isDateField) {
 		if (typeof value === 'string' && value.trim() === '') return '';
@@ -551,9 +551,15 @@ export function isRecordObject(value: unknown): value is Record<string, unknown>
 	return isPlainRecord(value);
 }
 
+const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
+
 /**
  * Prepares a whole record: normalizes its field names, refuses empty and colliding names, and
  * prepares every value. Errors name the field as the input spelt it.
+ *
+ * This runs once per imported record, so it walks the object's keys itself instead of building
+ * name/value pairs; two keys of one object can only name the same field when normalizing changed
+ * one of them, and only then is the record handed to prepareFields for the exact refusal.
  */
 export function prepareRecord(record: unknown, options: ValuePreparationOptions): PreparedRecord {
 	if (!isPlainRecord(record)) {
@@ -562,7 +568,21 @@ export function prepareRecord(record: unknown, options: ValuePreparationOptions)
 			'Give each record as an object, e.g. {"Název": "Úkol 1"}.',
 		);
 	}
-	return prepareFields(Object.entries(record), options);
+	const prepared: PreparedRecord = {};
+	let renamed: Set<string> | undefined;
+	let fieldCount = 0;
+	for (const rawName in record) {
+		if (!hasOwn(record, rawName)) continue;
+		fieldCount++;
+		const name = options.normalizeFieldNames ? normalizeFieldName(rawName) : rawName;
+		if (name !== rawName) {
+			if (hasOwn(record, name) || renamed?.has(name)) return prepareFields(Object.entries(record), options);
+			(renamed ??= new Set()).add(name);
+		}
+		if (name === '' || name.trim() === '') return prepareFields(Object.entries(record), options);
+		addField(prepared, rawName, name, record[rawName], options);
+	}
+	return nonEmpty(prepared, fieldCount);
 }
 
 /**
@@ -597,19 +617,33 @@ export function prepareFields(
 			);
 		}
 		sourceOf.set(name, rawName);
-		const preparedValue = attemptValue(name, value, options);
-		if (preparedValue instanceof RecordValueError) {
-			throw new RecordValueError(`Field "${rawName}" ${preparedValue.message}`, preparedValue.hint, rawName);
-		}
-		if (preparedValue !== undefined) prepared[name] = preparedValue;
+		addField(prepared, rawName, name, value, options);
 	}
-	if (Object.keys(prepared).length === 0) {
-		throw new RecordValueError(
-			fields.length === 0 ? 'The record has no fields' : 'The record has no fields left to send (all its values are empty and "Null Values" omits them)',
-			'Give the record at least one field of the record type.',
-		);
+	return nonEmpty(prepared, fields.length);
+}
+
+function addField(
+	prepared: PreparedRecord,
+	rawName: string,
+	name: string,
+	value: unknown,
+	options: ValuePreparationOptions,
+): void {
+	const preparedValue = attemptValue(name, value, options);
+	if (preparedValue instanceof RecordValueError) {
+		throw new RecordValueError(`Field "${rawName}" ${preparedValue.message}`, preparedValue.hint, rawName);
 	}
-	return prepared;
+	if (preparedValue !== undefined) prepared[name] = preparedValue;
+}
+
+function nonEmpty(prepared: PreparedRecord, fieldCount: number): PreparedRecord {
+	for (const name in prepared) if (hasOwn(prepared, name)) return prepared;
+	throw new RecordValueError(
+		fieldCount === 0
+			? 'The record has no fields'
+			: 'The record has no fields left to send (all its values are empty and "Null Values" omits them)',
+		'Give the record at least one field of the record type.',
+	);
 }
 
 /** Keeps or drops fields of a record by their normalized names. */

@@ -4,6 +4,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 	JsonObject,
+	NodeParameterValueType,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
@@ -34,7 +35,8 @@ import {
 	THOUSANDS_SEPARATORS,
 	type ValuePreparationOptions,
 } from '../../helpers/recordValues';
-import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, recordsApiRequest } from '../../transport';
+import { itemParameterReader } from '../itemParameter';
+import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, recordsApiRequest, type RecordsConnection, recordsConnection } from '../../transport';
 
 const DEFAULT_BATCH_SIZE = 100;
 const MAX_CONCURRENCY = 16;
@@ -526,8 +528,7 @@ type OutputSlot = { position: number } | { itemIndex: number; error: NodeOperati
 
 const IMPORT_PATH = '/api/3p/import/';
 
-function readRecordTypeId(this: IExecuteFunctions, itemIndex: number): string {
-	const raw = this.getNodeParameter('recordTypeId', itemIndex);
+function readRecordTypeId(this: IExecuteFunctions, raw: unknown, itemIndex: number): string {
 	let id = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
 	const pathAt = id.indexOf(IMPORT_PATH);
 	if (pathAt >= 0) {
@@ -566,17 +567,48 @@ function itemError(
 	});
 }
 
+/** The parameters read for every item, each read once when it holds no expression. */
+interface ItemParameters {
+	recordTypeId: (itemIndex: number) => unknown;
+	fieldsToSend: (itemIndex: number) => string;
+	fieldsToInclude: (itemIndex: number) => Set<string>;
+	fieldsToExclude: (itemIndex: number) => Set<string>;
+	fields: (itemIndex: number) => Array<{ name?: unknown; value?: unknown }>;
+	jsonRecords: (itemIndex: number) => unknown;
+}
+
+function itemParameters(this: IExecuteFunctions): ItemParameters {
+	const fieldList = (name: string) => {
+		const read = itemParameterReader<string>(this, name, '');
+		let last: { text: string; fields: Set<string> } | undefined;
+		return (itemIndex: number) => {
+			const text = read(itemIndex);
+			if (last?.text !== text) last = { text, fields: parseFieldList(text) };
+			return last.fields;
+		};
+	};
+	return {
+		recordTypeId: itemParameterReader<NodeParameterValueType>(this, 'recordTypeId'),
+		fieldsToSend: itemParameterReader<string>(this, 'fieldsToSend', 'all'),
+		fieldsToInclude: fieldList('fieldsToInclude'),
+		fieldsToExclude: fieldList('fieldsToExclude'),
+		fields: itemParameterReader<Array<{ name?: unknown; value?: unknown }>>(this, 'fields.field', []),
+		jsonRecords: itemParameterReader<NodeParameterValueType>(this, 'jsonRecords'),
+	};
+}
+
 /** The raw records one input item holds, before value preparation. */
 function rawRecordsOf(
 	this: IExecuteFunctions,
 	item: INodeExecutionData,
 	itemIndex: number,
 	dataMode: DataMode,
+	parameters: ItemParameters,
 ): unknown[] {
 	if (dataMode === 'autoMapInputData') {
-		const fieldsToSend = this.getNodeParameter('fieldsToSend', itemIndex, 'all') as string;
+		const fieldsToSend = parameters.fieldsToSend(itemIndex);
 		if (fieldsToSend === 'selected') {
-			const include = parseFieldList(this.getNodeParameter('fieldsToInclude', itemIndex, '') as string);
+			const include = parameters.fieldsToInclude(itemIndex);
 			if (include.size === 0) {
 				throw new NodeOperationError(this.getNode(), `"Fields to Include" names no field [item ${itemIndex}]`, {
 					itemIndex,
@@ -586,15 +618,15 @@ function rawRecordsOf(
 			return [selectFields(item.json, { include })];
 		}
 		if (fieldsToSend === 'allExcept') {
-			const exclude = parseFieldList(this.getNodeParameter('fieldsToExclude', itemIndex, '') as string);
+			const exclude = parameters.fieldsToExclude(itemIndex);
 			return [selectFields(item.json, { exclude })];
 		}
 		return [item.json];
 	}
 	if (dataMode === 'defineBelow') {
-		return [this.getNodeParameter('fields.field', itemIndex, []) as Array<{ name?: unknown; value?: unknown }>];
+		return [parameters.fields(itemIndex)];
 	}
-	const value = this.getNodeParameter('jsonRecords', itemIndex) as unknown;
+	const value = parameters.jsonRecords(itemIndex);
 	let parsed: unknown = value;
 	if (typeof value === 'string') {
 		if (value.trim() === '') {
@@ -791,10 +823,11 @@ function readRecords(
 	const records: PendingRecord[] = [];
 	const slots: OutputSlot[] = [];
 	const sourceItems = once ? [0] : items.map((_item, index) => index);
+	const parameters = itemParameters.call(this);
 	for (const itemIndex of sourceItems) {
 		try {
-			const recordTypeId = readRecordTypeId.call(this, itemIndex);
-			const raw = rawRecordsOf.call(this, items[itemIndex], itemIndex, settings.dataMode);
+			const recordTypeId = readRecordTypeId.call(this, parameters.recordTypeId(itemIndex), itemIndex);
+			const raw = rawRecordsOf.call(this, items[itemIndex], itemIndex, settings.dataMode, parameters);
 			for (const record of prepareItemRecords.call(this, raw, itemIndex, settings)) {
 				slots.push({ position: records.length });
 				records.push({ itemIndex, recordTypeId, record });
@@ -850,6 +883,7 @@ async function sendBatches(
 		notStarted: [],
 	};
 	const started = new Set<number>();
+	let connection: Promise<RecordsConnection> | undefined;
 
 	await runInOrder(
 		batches.length,
@@ -864,7 +898,9 @@ async function sendBatches(
 			}
 			const batchRecords = batch.positions.map((position) => records[position].record);
 			try {
+				connection ??= recordsConnection.call(this, records[batch.positions[0]].itemIndex);
 				const response = await recordsApiRequest.call(this, {
+					connection: await connection,
 					method: 'POST',
 					path: `${IMPORT_PATH}${encodeURIComponent(batch.recordTypeId)}`,
 					body: { data: batchRecords },
