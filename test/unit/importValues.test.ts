@@ -74,6 +74,25 @@ describe('field names', () => {
 		expect(bothChanged.message).toContain('" Partner" and "Partner "');
 	});
 
+	it('sends a record that needs no change as it is, and copies one that does without changing the input', () => {
+		const clean = { Název: 'Úkol', Stav: 'Nová' };
+		expect(prepareRecord(clean, options())).toBe(clean);
+		const input = { Název: 'Úkol', Částka: 1234.5, Stav: 'Nová', Poznámka: null };
+		const prepared = prepareRecord(input, options());
+		expect(Object.entries(prepared)).toEqual([
+			['Název', 'Úkol'],
+			['Částka', '1234,5'],
+			['Stav', 'Nová'],
+			['Poznámka', ''],
+		]);
+		expect(input).toEqual({ Název: 'Úkol', Částka: 1234.5, Stav: 'Nová', Poznámka: null });
+		const omitted = prepareRecord({ Název: 'Úkol', Poznámka: null, Stav: 'Nová' }, options({ emptyValues: 'omit' }));
+		expect(Object.entries(omitted)).toEqual([
+			['Název', 'Úkol'],
+			['Stav', 'Nová'],
+		]);
+	});
+
 	it('sends renamed fields under their normalized names when nothing collides', () => {
 		expect(prepareRecord({ [NFD('Název ')]: 'a', ' Stav': 'b', Partner: 'c' }, options())).toEqual({
 			Název: 'a',

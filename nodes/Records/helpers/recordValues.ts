@@ -78,6 +78,17 @@ export class RecordValueError extends Error {
 	}
 }
 
+/**
+ * Text made only of characters below U+0300 (Latin, Latin Extended-A/B: all of Czech) is already in
+ * NFC: composition starts at combining marks. Testing that is cheaper than String#normalize, which
+ * copies every string it is given.
+ */
+const MAY_NEED_NFC = /[\u0300-\uffff]/;
+
+export function toNfc(text: string): string {
+	return MAY_NEED_NFC.test(text) ? text.normalize('NFC') : text;
+}
+
 /** Field names repeat in every record; normalizing each once saves most of the work. */
 const normalizedNames = new Map<string, string>();
 
@@ -499,7 +510,7 @@ export function prepareValue(
 
 	if (typeof value === 'string') {
 		if (options.convertIsoDateStrings && looksLikeIsoDate(value.trim())) return formatDateValue(value, options);
-		return options.normalizeTextValues ? value.normalize('NFC') : value;
+		return options.normalizeTextValues ? toNfc(value) : value;
 	}
 	if (typeof value === 'number') return formatNumber(value, options);
 	if (typeof value === 'bigint') return formatBigInt(value, options);
@@ -511,7 +522,7 @@ export function prepareValue(
 	if (typeof value === 'object') {
 		if (options.objectValues === 'json') {
 			const json = JSON.stringify(value);
-			return options.normalizeTextValues ? json.normalize('NFC') : json;
+			return options.normalizeTextValues ? toNfc(json) : json;
 		}
 		throw new RecordValueError(
 			`is ${describeType(value)}, but a field holds one value`,
@@ -568,9 +579,12 @@ export function prepareRecord(record: unknown, options: ValuePreparationOptions)
 			'Give each record as an object, e.g. {"Název": "Úkol 1"}.',
 		);
 	}
-	const prepared: PreparedRecord = {};
+	// Undefined as long as every field so far is sent exactly as given: a record that needs no change
+	// is sent as it is, without a copy (most records of an import that is already clean).
+	let prepared: PreparedRecord | undefined = isSimpleObject(record) ? undefined : {};
 	let renamed: Set<string> | undefined;
 	let fieldCount = 0;
+	let sentCount = 0;
 	for (const rawName in record) {
 		if (!hasOwn(record, rawName)) continue;
 		fieldCount++;
@@ -579,10 +593,42 @@ export function prepareRecord(record: unknown, options: ValuePreparationOptions)
 			if (hasOwn(record, name) || renamed?.has(name)) return prepareFields(Object.entries(record), options);
 			(renamed ??= new Set()).add(name);
 		}
-		if (name === '' || name.trim() === '') return prepareFields(Object.entries(record), options);
-		addField(prepared, rawName, name, record[rawName], options);
+		// A normalized name is trimmed already.
+		if (name === '' || (!options.normalizeFieldNames && name.trim() === '')) {
+			return prepareFields(Object.entries(record), options);
+		}
+		const value = record[rawName];
+		if (prepared === undefined) {
+			const preparedValue = fieldValue(rawName, name, value, options);
+			if (preparedValue === value && name === rawName) {
+				sentCount++;
+				continue;
+			}
+			prepared = copyFieldsBefore(record, rawName);
+			if (preparedValue === undefined) continue;
+			prepared[name] = preparedValue;
+			sentCount++;
+		} else if (addField(prepared, rawName, name, value, options)) {
+			sentCount++;
+		}
 	}
-	return nonEmpty(prepared, fieldCount);
+	return nonEmpty(prepared ?? (record as PreparedRecord), fieldCount, sentCount);
+}
+
+/** An object literal or JSON-parsed object: sending it as it is sends exactly its own fields. */
+function isSimpleObject(record: object): boolean {
+	const prototype = Object.getPrototypeOf(record) as unknown;
+	return prototype === Object.prototype || prototype === null;
+}
+
+/** The fields before `field`, all of which are sent as given. */
+function copyFieldsBefore(record: Record<string, unknown>, field: string): PreparedRecord {
+	const copy: PreparedRecord = {};
+	for (const name in record) {
+		if (name === field) break;
+		if (hasOwn(record, name)) copy[name] = record[name] as PreparedValue;
+	}
+	return copy;
 }
 
 /**
@@ -595,6 +641,7 @@ export function prepareFields(
 ): PreparedRecord {
 	const prepared: PreparedRecord = {};
 	const sourceOf = new Map<string, string>();
+	let sentCount = 0;
 	for (const [rawName, value] of fields) {
 		const name = options.normalizeFieldNames ? normalizeFieldName(rawName) : rawName;
 		if (name.trim() === '') {
@@ -617,27 +664,36 @@ export function prepareFields(
 			);
 		}
 		sourceOf.set(name, rawName);
-		addField(prepared, rawName, name, value, options);
+		if (addField(prepared, rawName, name, value, options)) sentCount++;
 	}
-	return nonEmpty(prepared, fields.length);
+	return nonEmpty(prepared, fields.length, sentCount);
 }
 
+/** Adds the prepared value to the record; false when the value is left out. */
 function addField(
 	prepared: PreparedRecord,
 	rawName: string,
 	name: string,
 	value: unknown,
 	options: ValuePreparationOptions,
-): void {
+): boolean {
+	const preparedValue = fieldValue(rawName, name, value, options);
+	if (preparedValue === undefined) return false;
+	prepared[name] = preparedValue;
+	return true;
+}
+
+/** The value to send for one field, or undefined to leave it out; refusals name the field. */
+function fieldValue(rawName: string, name: string, value: unknown, options: ValuePreparationOptions): PreparedValue | undefined {
 	const preparedValue = attemptValue(name, value, options);
 	if (preparedValue instanceof RecordValueError) {
 		throw new RecordValueError(`Field "${rawName}" ${preparedValue.message}`, preparedValue.hint, rawName);
 	}
-	if (preparedValue !== undefined) prepared[name] = preparedValue;
+	return preparedValue;
 }
 
-function nonEmpty(prepared: PreparedRecord, fieldCount: number): PreparedRecord {
-	for (const name in prepared) if (hasOwn(prepared, name)) return prepared;
+function nonEmpty(prepared: PreparedRecord, fieldCount: number, sentCount: number): PreparedRecord {
+	if (sentCount > 0) return prepared;
 	throw new RecordValueError(
 		fieldCount === 0
 			? 'The record has no fields'
