@@ -75,6 +75,7 @@ export async function prepareNodeImport(
 				parameters: importParameters(task, task.recordTypeId),
 				credentials,
 				input,
+				shareInput: true,
 				continueOnFail: task.continueOnFail,
 			});
 			if (!task.continueOnFail) failIfErrored(result);

@@ -71,6 +71,12 @@ export interface RunNodeOptions {
 	credentials?: RecordsCredentialData;
 	/** Items the start node emits into the node under test; default one empty item. */
 	input?: Array<IDataObject | INodeExecutionData>;
+	/**
+	 * Hand the input items to the engine as they are, like n8n hands a node the previous node's
+	 * output, instead of a deep copy (the default, which keeps a test's own data out of reach of the
+	 * node). For benchmarks: the copy doubles the input in memory, which n8n does not.
+	 */
+	shareInput?: boolean;
 	continueOnFail?: boolean;
 	typeVersion?: number;
 	nodeName?: string;
@@ -393,7 +399,9 @@ function observingErrors(nodeType: INodeType, onError: (error: unknown) => void)
 export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	prepareContainer();
 	const nodeName = options.nodeName ?? options.nodeType.description.defaults.name ?? 'Node';
-	const input = (options.input ?? [{}]).map(toExecutionItem);
+	const input = options.shareInput
+		? (options.input as INodeExecutionData[] | undefined) ?? [{ json: {} }]
+		: (options.input ?? [{}]).map(toExecutionItem);
 	const startType = manualStartType(input);
 	const { stored, refs } = credentialsFor(options.nodeType, options.credentials);
 	let thrown: unknown;
