@@ -1,5 +1,7 @@
 import type { IExecuteFunctions, NodeParameterValueType } from 'n8n-workflow';
 
+import { valueAtPath } from '../helpers/parameterPath';
+
 function holdsExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
 	if (Array.isArray(value)) return value.some(holdsExpression);
@@ -17,10 +19,7 @@ export function itemParameterReader<T extends NodeParameterValueType | object>(
 	name: string,
 	fallback?: T,
 ): (itemIndex: number) => T {
-	let raw: unknown = context.getNode().parameters;
-	for (const segment of name.split('.')) {
-		raw = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>)[segment] : undefined;
-	}
+	const raw = valueAtPath(context.getNode().parameters, name.split('.'));
 	const read = (itemIndex: number) => context.getNodeParameter(name, itemIndex, fallback) as T;
 	if (holdsExpression(raw)) return read;
 	let value: { read: T } | undefined;

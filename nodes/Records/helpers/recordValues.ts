@@ -85,7 +85,7 @@ export class RecordValueError extends Error {
  */
 const MAY_NEED_NFC = /[\u0300-\uffff]/;
 
-export function toNfc(text: string): string {
+function toNfc(text: string): string {
 	return MAY_NEED_NFC.test(text) ? text.normalize('NFC') : text;
 }
 
@@ -95,7 +95,7 @@ const normalizedNames = new Map<string, string>();
 export function normalizeFieldName(name: string): string {
 	let normalized = normalizedNames.get(name);
 	if (normalized === undefined) {
-		normalized = name.normalize('NFC').trim();
+		normalized = toNfc(name).trim();
 		if (normalizedNames.size >= 10_000) normalizedNames.clear();
 		normalizedNames.set(name, normalized);
 	}
@@ -598,17 +598,16 @@ export function prepareRecord(record: unknown, options: ValuePreparationOptions)
 			return prepareFields(Object.entries(record), options);
 		}
 		const value = record[rawName];
+		const preparedValue = fieldValue(rawName, name, value, options);
 		if (prepared === undefined) {
-			const preparedValue = fieldValue(rawName, name, value, options);
 			if (preparedValue === value && name === rawName) {
 				sentCount++;
 				continue;
 			}
 			prepared = copyFieldsBefore(record, rawName);
-			if (preparedValue === undefined) continue;
+		}
+		if (preparedValue !== undefined) {
 			prepared[name] = preparedValue;
-			sentCount++;
-		} else if (addField(prepared, rawName, name, value, options)) {
 			sentCount++;
 		}
 	}
@@ -664,23 +663,13 @@ export function prepareFields(
 			);
 		}
 		sourceOf.set(name, rawName);
-		if (addField(prepared, rawName, name, value, options)) sentCount++;
+		const preparedValue = fieldValue(rawName, name, value, options);
+		if (preparedValue !== undefined) {
+			prepared[name] = preparedValue;
+			sentCount++;
+		}
 	}
 	return nonEmpty(prepared, fields.length, sentCount);
-}
-
-/** Adds the prepared value to the record; false when the value is left out. */
-function addField(
-	prepared: PreparedRecord,
-	rawName: string,
-	name: string,
-	value: unknown,
-	options: ValuePreparationOptions,
-): boolean {
-	const preparedValue = fieldValue(rawName, name, value, options);
-	if (preparedValue === undefined) return false;
-	prepared[name] = preparedValue;
-	return true;
 }
 
 /** The value to send for one field, or undefined to leave it out; refusals name the field. */

@@ -1,5 +1,7 @@
 import type { INodeParameters, NodeParameterValueType } from 'n8n-workflow';
 
+import { valueAtPath } from '../../Records/helpers/parameterPath';
+
 /**
  * n8n 2.x looks for native resolvers of a webhook description's fields under this registered
  * symbol (n8n-workflow's `WEBHOOK_RESOLVERS`). The symbol is made here rather than imported so
@@ -31,14 +33,7 @@ export function fieldsFromParameters<Field extends string>(
 		templates[field] = template;
 		resolvers[field] = {
 			template,
-			resolve: (parameters) => {
-				let value: unknown = parameters;
-				for (const segment of path) {
-					if (value === null || typeof value !== 'object') return undefined;
-					value = (value as Record<string, unknown>)[segment];
-				}
-				return value as NodeParameterValueType | undefined;
-			},
+			resolve: (parameters) => valueAtPath(parameters, path) as NodeParameterValueType | undefined,
 		};
 	}
 	return Object.assign(templates, { [WEBHOOK_RESOLVERS]: resolvers });
