@@ -58,6 +58,11 @@ export interface RecordsRequest {
 	path: string;
 	qs?: IDataObject;
 	body?: IDataObject | IDataObject[];
+	/**
+	 * A JSON body serialized ahead by the caller (serializeJsonBody), sent as it is instead of `body`:
+	 * an import serializes its next batch while the current one is on the wire.
+	 */
+	serializedBody?: Buffer;
 	purpose: RequestPurpose;
 	/** Names what the request is about in messages, e.g. `record type "ukoly"`. */
 	subject?: string;
@@ -132,6 +137,11 @@ export async function recordsConnection(this: RecordsFunctions, itemIndex?: numb
 	return { baseUrl, secret: String(credentials.token ?? '') };
 }
 
+/** A request body as `body` would send it; n8n's HTTP client passes bytes through untouched. */
+export function serializeJsonBody(body: IDataObject | IDataObject[]): Buffer {
+	return Buffer.from(JSON.stringify(body), 'utf8');
+}
+
 export async function recordsApiRequest<T = unknown>(
 	this: RecordsFunctions,
 	request: RecordsRequest,
@@ -144,7 +154,8 @@ export async function recordsApiRequest<T = unknown>(
 		method: request.method,
 		url: `${baseUrl}${request.path}`,
 		qs: request.qs,
-		body: request.body,
+		body: request.serializedBody ?? request.body,
+		...(request.serializedBody ? { headers: { 'Content-Type': 'application/json' } } : {}),
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,

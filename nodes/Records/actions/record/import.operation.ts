@@ -6,7 +6,7 @@ import type {
 	JsonObject,
 	NodeParameterValueType,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep, updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	findNamedRecord,
@@ -36,7 +36,14 @@ import {
 	type ValuePreparationOptions,
 } from '../../helpers/recordValues';
 import { itemParameterReader } from '../itemParameter';
-import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, recordsApiRequest, type RecordsConnection, recordsConnection } from '../../transport';
+import {
+	DEFAULT_RETRY_POLICY,
+	DEFAULT_TIMEOUT_MS,
+	recordsApiRequest,
+	type RecordsConnection,
+	recordsConnection,
+	serializeJsonBody,
+} from '../../transport';
 
 const DEFAULT_BATCH_SIZE = 100;
 const MAX_CONCURRENCY = 16;
@@ -864,6 +871,10 @@ function successOutput(
 /**
  * Sends the batches, in order, at most `concurrency` at a time. Without "continue on fail", the
  * first failure stops further batches from starting; requests already under way finish.
+ *
+ * While a batch is on the wire, the batch that will be sent after it is serialized, so that the JSON
+ * work overlaps the wait for the service instead of adding to it. At most `concurrency` bodies are
+ * made ahead; a body made for a batch that is then not sent is dropped.
  */
 async function sendBatches(
 	this: IExecuteFunctions,
@@ -883,6 +894,24 @@ async function sendBatches(
 		notStarted: [],
 	};
 	const started = new Set<number>();
+	const mayStart = () => continueOnFail || results.failures.length === 0;
+	const recordsOf = (batch: ImportBatch) => batch.positions.map((position) => records[position].record);
+	const bodiesMadeAhead = new Map<number, Buffer>();
+	const bodyOf = (batchIndex: number): Buffer => {
+		const body = bodiesMadeAhead.get(batchIndex) ?? serializeJsonBody({ data: recordsOf(batches[batchIndex]) });
+		bodiesMadeAhead.delete(batchIndex);
+		return body;
+	};
+	let finished = false;
+	const makeAhead = (batchIndex: number) => {
+		if (finished || batchIndex >= batches.length || !mayStart()) return;
+		if (started.has(batches[batchIndex].number) || bodiesMadeAhead.has(batchIndex)) return;
+		try {
+			bodiesMadeAhead.set(batchIndex, serializeJsonBody({ data: recordsOf(batches[batchIndex]) }));
+		} catch {
+			// Not made ahead: bodyOf makes it when the batch is sent, and reports the error there.
+		}
+	};
 	let connection: Promise<RecordsConnection> | undefined;
 
 	await runInOrder(
@@ -893,42 +922,53 @@ async function sendBatches(
 			started.add(batch.number);
 			const ruledOutBy = results.failures.find((failure) => rulesOut(failure, batch));
 			if (ruledOutBy) {
+				bodiesMadeAhead.delete(batchIndex);
 				for (const position of batch.positions) results.failedAt[position] = { failure: ruledOutBy, batch, sent: false };
 				return;
 			}
-			const batchRecords = batch.positions.map((position) => records[position].record);
-			try {
-				connection ??= recordsConnection.call(this, records[batch.positions[0]].itemIndex);
-				const response = await recordsApiRequest.call(this, {
-					connection: await connection,
-					method: 'POST',
-					path: `${IMPORT_PATH}${encodeURIComponent(batch.recordTypeId)}`,
-					body: { data: batchRecords },
-					purpose: 'import',
-					subject: `record type "${batch.recordTypeId}"`,
-					timeoutMs: settings.timeoutMs,
-					retry: { maxAttempts: settings.retryAttempts + 1, retryUnknownOutcome: settings.retryUnknownOutcome },
-					itemIndex: records[batch.positions[0]].itemIndex,
-				});
-				const outcomes = readRecordOutcomes(response.body, batchRecords.length);
-				batch.positions.forEach((position, indexInBatch) => {
-					results.outputs[position] = successOutput(
-						batch,
-						batchRecords[indexInBatch],
-						outcomes?.[indexInBatch],
-						response.body,
-						settings,
-					);
-				});
-				results.succeeded.push(batch);
-			} catch (error) {
-				const failure = describeFailure.call(this, error, batch, batches.length, records);
+			const batchRecords = recordsOf(batch);
+			const itemIndex = records[batch.positions[0]].itemIndex;
+			connection ??= recordsConnection.call(this, itemIndex);
+			const answer = connection
+				.then(async (resolved) =>
+					await recordsApiRequest.call(this, {
+						connection: resolved,
+						method: 'POST',
+						path: `${IMPORT_PATH}${encodeURIComponent(batch.recordTypeId)}`,
+						serializedBody: bodyOf(batchIndex),
+						purpose: 'import',
+						subject: `record type "${batch.recordTypeId}"`,
+						timeoutMs: settings.timeoutMs,
+						retry: { maxAttempts: settings.retryAttempts + 1, retryUnknownOutcome: settings.retryUnknownOutcome },
+						itemIndex,
+					}),
+				)
+				.then(
+					(response) => ({ response }),
+					(error: unknown) => ({ error }),
+				);
+			// runInOrder hands out batches in order, so with n workers the batch that follows this one on
+			// this worker is n batches later. It is made once this request has had a turn to go out; the
+			// worker does not wait for that.
+			void sleep(0).then(() => makeAhead(batchIndex + Math.max(1, settings.concurrency)));
+			const settled = await answer;
+			if ('error' in settled) {
+				const failure = describeFailure.call(this, settled.error, batch, batches.length, records);
 				results.failures.push(failure);
 				for (const position of batch.positions) results.failedAt[position] = { failure, batch, sent: true };
+				return;
 			}
+			const { response } = settled;
+			const outcomes = readRecordOutcomes(response.body, batchRecords.length);
+			batch.positions.forEach((position, indexInBatch) => {
+				results.outputs[position] = successOutput(batch, batchRecords[indexInBatch], outcomes?.[indexInBatch], response.body, settings);
+			});
+			results.succeeded.push(batch);
 		},
-		() => continueOnFail || results.failures.length === 0,
+		mayStart,
 	);
+	finished = true;
+	bodiesMadeAhead.clear();
 	results.notStarted = batches.filter((batch) => !started.has(batch.number));
 	return results;
 }
