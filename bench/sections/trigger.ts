@@ -64,7 +64,7 @@ function variants(): TriggerVariant[] {
 				id: `records-${authentication}`,
 				name: 'Records Trigger',
 				type: 'n8n-nodes-records.recordsTrigger',
-				typeVersion: 1,
+				typeVersion: 1.1,
 				position: [0, 0],
 				webhookId: randomUUID(),
 				parameters: { authentication, path, responseMode: 'onReceived', options: {} },

@@ -21,7 +21,11 @@ export class RecordsTrigger implements INodeType {
 		name: 'recordsTrigger',
 		icon: { light: 'file:records.svg', dark: 'file:records.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1 behaves as 1. n8n evaluates an expression on every call to a webhook node of version 1
+		// (its Webhook node's old "binary data" option), and reads the whole body before the node
+		// runs; from 1.1 on it does neither, and this node reads bodies of other types itself.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["responseMode"] === "onReceived" ? "Respond immediately" : $parameter["responseMode"] === "lastNode" ? "Respond when last node finishes" : "Respond with a Respond node"}}',
 		description:
 			"Starts the workflow when the Records service calls it: its webhooks (e.g. invoice.paid) and its workflow 'call API' actions",

@@ -96,9 +96,10 @@ function tooLarge(size: number, limit: number): { rejection: Rejection } {
 }
 
 /**
- * The body bytes, at most `limit` of them. n8n reads the whole body before calling webhook nodes
- * of version 1 (`rawBody`); when a host has not, the stream is read here, discarding everything
- * past the limit so that memory stays bounded while the caller still gets an answer.
+ * The body bytes, at most `limit` of them. n8n reads the whole body (`rawBody`) before calling a
+ * webhook node of version 1, and of later versions for JSON, XML, form and plain-text bodies; when
+ * it has not, the stream is read here, discarding everything past the limit so that memory stays
+ * bounded while the caller still gets an answer.
  */
 async function readBodyBytes(req: IncomingCall, limit: number): Promise<Checked<Buffer | undefined>> {
 	if (Buffer.isBuffer(req.rawBody)) {

@@ -102,6 +102,7 @@ describe.each(runtimesUnderTest())('queue mode (Redis and one worker) in %s', (_
 				{
 					name: 'Records call',
 					type: 'n8n-nodes-records.recordsTrigger',
+					typeVersion: 1.1,
 					webhookId: `7e0c1a52-0000-4000-8000-00000000010${runtime.spec.name === 'v1' ? 1 : 2}`,
 					parameters: { authentication: 'basicAuth', path, responseMode: 'responseNode' },
 					credentials: { recordsTriggerBasicAuthApi: { id: credentialId, name: 'Records service' } },

@@ -80,6 +80,7 @@ describe.each(runtimesUnderTest())('the Records triggers in %s', (_title, runtim
 				{
 					name: 'Records call',
 					type: 'n8n-nodes-records.recordsTrigger',
+					typeVersion: 1.1,
 					webhookId: '5d1c7e0a-3b8f-4e21-9a64-0c2f7b1e0001',
 					parameters: { authentication: 'basicAuth', path: PATHS.approval, responseMode: 'responseNode' },
 					credentials: basicCredential,
@@ -97,6 +98,7 @@ describe.each(runtimesUnderTest())('the Records triggers in %s', (_title, runtim
 				},
 			]),
 			// An XML call with a bearer token: a Set node builds the answer, Respond to Call writes it as XML.
+			// The trigger is of version 1, as in workflows saved before 1.1, which must keep working.
 			registry: workflow('registry', 'Look up a company', [
 				{
 					name: 'Records call',
@@ -136,6 +138,7 @@ describe.each(runtimesUnderTest())('the Records triggers in %s', (_title, runtim
 				{
 					name: 'Records call',
 					type: 'n8n-nodes-records.recordsTrigger',
+					typeVersion: 1.1,
 					webhookId: '5d1c7e0a-3b8f-4e21-9a64-0c2f7b1e0003',
 					parameters: {
 						authentication: 'bearerToken',
