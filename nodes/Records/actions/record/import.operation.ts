@@ -896,9 +896,10 @@ async function sendBatches(
 	const started = new Set<number>();
 	const mayStart = () => continueOnFail || results.failures.length === 0;
 	const recordsOf = (batch: ImportBatch) => batch.positions.map((position) => records[position].record);
+	const serializeBatch = (batchIndex: number) => serializeJsonBody({ data: recordsOf(batches[batchIndex]) });
 	const bodiesMadeAhead = new Map<number, Buffer>();
 	const bodyOf = (batchIndex: number): Buffer => {
-		const body = bodiesMadeAhead.get(batchIndex) ?? serializeJsonBody({ data: recordsOf(batches[batchIndex]) });
+		const body = bodiesMadeAhead.get(batchIndex) ?? serializeBatch(batchIndex);
 		bodiesMadeAhead.delete(batchIndex);
 		return body;
 	};
@@ -907,7 +908,7 @@ async function sendBatches(
 		if (finished || batchIndex >= batches.length || !mayStart()) return;
 		if (started.has(batches[batchIndex].number) || bodiesMadeAhead.has(batchIndex)) return;
 		try {
-			bodiesMadeAhead.set(batchIndex, serializeJsonBody({ data: recordsOf(batches[batchIndex]) }));
+			bodiesMadeAhead.set(batchIndex, serializeBatch(batchIndex));
 		} catch {
 			// Not made ahead: bodyOf makes it when the batch is sent, and reports the error there.
 		}
@@ -928,42 +929,40 @@ async function sendBatches(
 			}
 			const batchRecords = recordsOf(batch);
 			const itemIndex = records[batch.positions[0]].itemIndex;
-			connection ??= recordsConnection.call(this, itemIndex);
-			const answer = connection
-				.then(async (resolved) =>
-					await recordsApiRequest.call(this, {
-						connection: resolved,
-						method: 'POST',
-						path: `${IMPORT_PATH}${encodeURIComponent(batch.recordTypeId)}`,
-						serializedBody: bodyOf(batchIndex),
-						purpose: 'import',
-						subject: `record type "${batch.recordTypeId}"`,
-						timeoutMs: settings.timeoutMs,
-						retry: { maxAttempts: settings.retryAttempts + 1, retryUnknownOutcome: settings.retryUnknownOutcome },
-						itemIndex,
-					}),
-				)
-				.then(
-					(response) => ({ response }),
-					(error: unknown) => ({ error }),
-				);
-			// runInOrder hands out batches in order, so with n workers the batch that follows this one on
-			// this worker is n batches later. It is made once this request has had a turn to go out; the
-			// worker does not wait for that.
-			void sleep(0).then(() => makeAhead(batchIndex + Math.max(1, settings.concurrency)));
-			const settled = await answer;
-			if ('error' in settled) {
-				const failure = describeFailure.call(this, settled.error, batch, batches.length, records);
+			try {
+				connection ??= recordsConnection.call(this, itemIndex);
+				const request = recordsApiRequest.call(this, {
+					connection: await connection,
+					method: 'POST',
+					path: `${IMPORT_PATH}${encodeURIComponent(batch.recordTypeId)}`,
+					serializedBody: bodyOf(batchIndex),
+					purpose: 'import',
+					subject: `record type "${batch.recordTypeId}"`,
+					timeoutMs: settings.timeoutMs,
+					retry: { maxAttempts: settings.retryAttempts + 1, retryUnknownOutcome: settings.retryUnknownOutcome },
+					itemIndex,
+				});
+				// runInOrder hands out batches in order, so with n workers the batch that follows this one
+				// on this worker is n batches later. It is made once this request has had a turn to go out;
+				// the worker does not wait for that.
+				void sleep(0).then(() => makeAhead(batchIndex + Math.max(1, settings.concurrency)));
+				const response = await request;
+				const outcomes = readRecordOutcomes(response.body, batchRecords.length);
+				batch.positions.forEach((position, indexInBatch) => {
+					results.outputs[position] = successOutput(
+						batch,
+						batchRecords[indexInBatch],
+						outcomes?.[indexInBatch],
+						response.body,
+						settings,
+					);
+				});
+				results.succeeded.push(batch);
+			} catch (error) {
+				const failure = describeFailure.call(this, error, batch, batches.length, records);
 				results.failures.push(failure);
 				for (const position of batch.positions) results.failedAt[position] = { failure, batch, sent: true };
-				return;
 			}
-			const { response } = settled;
-			const outcomes = readRecordOutcomes(response.body, batchRecords.length);
-			batch.positions.forEach((position, indexInBatch) => {
-				results.outputs[position] = successOutput(batch, batchRecords[indexInBatch], outcomes?.[indexInBatch], response.body, settings);
-			});
-			results.succeeded.push(batch);
 		},
 		mayStart,
 	);
