@@ -113,6 +113,30 @@ describe('batching', () => {
 			expect(item.json.id).toBe(type?.findByKey(input[index].Název)?.id);
 		});
 	});
+
+	it.each([1, 3])(
+		'sends large batches, serialized in slices while others are on the wire, byte for byte (%d at a time)',
+		async (concurrency) => {
+			// About 400 KB per batch: each body made ahead takes several slices.
+			await addFault({ route: 'import', latencyMs: 30 });
+			const input = Array.from({ length: 1200 }, (_, i) => ({
+				Název: `Velký úkol ${i}`,
+				Zadal: `${'Příliš žluťoučký kůň úpěl ďábelské ódy – „test“. '.repeat(40)}${i}`,
+			}));
+			const result = await importRecords({ recordTypeId: 'ukoly', options: { batchSize: 200, concurrency } }, input);
+
+			expect(result.error).toBeUndefined();
+			expect(importLog().map((entry) => entry.records)).toEqual([200, 200, 200, 200, 200, 200]);
+			const sentKeys = importLog().flatMap((entry) => entry.keys);
+			const inputKeys = input.map((task) => task.Název);
+			if (concurrency === 1) expect(sentKeys).toEqual(inputKeys);
+			else expect([...sentKeys].sort()).toEqual([...inputKeys].sort());
+			const stored = recordsOf('ukoly').slice(2);
+			expect(stored).toHaveLength(1200);
+			const byName = new Map(stored.map((record) => [record.fields['Název'], record.fields['Zadal']]));
+			for (const task of input) expect(byName.get(task.Název)).toBe(task.Zadal);
+		},
+	);
 });
 
 describe('faults the service recovers from', () => {

@@ -1,4 +1,5 @@
 import { backoffDelay, findErrorCode, parseRetryAfter } from '../../nodes/Records/transport';
+import { JsonListBody } from '../../nodes/Records/transport/jsonBody';
 
 describe('parseRetryAfter', () => {
 	const now = Date.parse('2026-03-02T10:00:00Z');
@@ -93,5 +94,47 @@ describe('findErrorCode', () => {
 		expect(findErrorCode(null)).toBeUndefined();
 		expect(findErrorCode('ECONNRESET')).toBeUndefined();
 		expect(findErrorCode(new Error('no code'))).toBeUndefined();
+	});
+});
+
+describe('JsonListBody', () => {
+	const records = Array.from({ length: 257 }, (_, index) => ({
+		'Číslo dokladu': `FP-${index}`,
+		Popis: index % 3 === 0 ? 'Oprava střechy – „jižní“ křídlo 😀' : 'x'.repeat(index),
+		Částka: index % 5 === 0 ? null : `${index},50`,
+	}));
+
+	it.each([1, 64, 1000, 1 << 20])('sends the bytes JSON.stringify would, in slices of %d bytes', (sliceBytes) => {
+		const body = new JsonListBody('data', records, sliceBytes);
+		let slices = 0;
+		while (!body.complete) {
+			body.writeSlice();
+			slices++;
+		}
+		expect(body.finish().toString('utf8')).toBe(JSON.stringify({ data: records }));
+		// Each slice holds at least one record, and about sliceBytes of them.
+		if (sliceBytes === 1) expect(slices).toBeGreaterThan(records.length / 2);
+		if (sliceBytes === 1 << 20) expect(slices).toBe(1);
+	});
+
+	it('finishes what is left when asked before the last slice, and gives the same bytes again', () => {
+		const body = new JsonListBody('data', records, 1000);
+		body.writeSlice();
+		expect(body.complete).toBe(false);
+		const bytes = body.finish();
+		expect(bytes.toString('utf8')).toBe(JSON.stringify({ data: records }));
+		expect(body.finish()).toBe(bytes);
+	});
+
+	it('writes an empty list, and items JSON writes as null', () => {
+		expect(new JsonListBody('data', []).finish().toString()).toBe('{"data":[]}');
+		expect(new JsonListBody('data', [undefined, 1]).finish().toString()).toBe('{"data":[null,1]}');
+	});
+
+	it('throws what JSON.stringify throws for an item', () => {
+		const circular: Record<string, unknown> = {};
+		circular.self = circular;
+		const body = new JsonListBody('data', [{ a: 1 }, circular]);
+		expect(() => body.finish()).toThrow(/circular/i);
 	});
 });

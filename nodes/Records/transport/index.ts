@@ -59,8 +59,8 @@ export interface RecordsRequest {
 	qs?: IDataObject;
 	body?: IDataObject | IDataObject[];
 	/**
-	 * A JSON body serialized ahead by the caller (serializeJsonBody), sent as it is instead of `body`:
-	 * an import serializes its next batch while the current one is on the wire.
+	 * A JSON body serialized by the caller (JsonListBody), sent as it is instead of `body`: an import
+	 * serializes its next batch while the current one is on the wire.
 	 */
 	serializedBody?: Buffer;
 	purpose: RequestPurpose;
@@ -135,11 +135,6 @@ export async function recordsConnection(this: RecordsFunctions, itemIndex?: numb
 		);
 	}
 	return { baseUrl, secret: String(credentials.token ?? '') };
-}
-
-/** A request body as `body` would send it; n8n's HTTP client passes bytes through untouched. */
-export function serializeJsonBody(body: IDataObject | IDataObject[]): Buffer {
-	return Buffer.from(JSON.stringify(body), 'utf8');
 }
 
 export async function recordsApiRequest<T = unknown>(

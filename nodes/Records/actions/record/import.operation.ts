@@ -42,8 +42,8 @@ import {
 	recordsApiRequest,
 	type RecordsConnection,
 	recordsConnection,
-	serializeJsonBody,
 } from '../../transport';
+import { JsonListBody } from '../../transport/jsonBody';
 
 const DEFAULT_BATCH_SIZE = 100;
 const MAX_CONCURRENCY = 16;
@@ -872,9 +872,10 @@ function successOutput(
  * Sends the batches, in order, at most `concurrency` at a time. Without "continue on fail", the
  * first failure stops further batches from starting; requests already under way finish.
  *
- * While a batch is on the wire, the batch that will be sent after it is serialized, so that the JSON
- * work overlaps the wait for the service instead of adding to it. At most `concurrency` bodies are
- * made ahead; a body made for a batch that is then not sent is dropped.
+ * While a batch is on the wire, the batch that will be sent after it is serialized, a slice at a
+ * time between other events, so that the JSON work overlaps the wait for the service instead of
+ * adding to it, and never holds up the request just sent. At most `concurrency` bodies are made
+ * ahead; a body made for a batch that is then not sent is dropped.
  */
 async function sendBatches(
 	this: IExecuteFunctions,
@@ -896,21 +897,29 @@ async function sendBatches(
 	const started = new Set<number>();
 	const mayStart = () => continueOnFail || results.failures.length === 0;
 	const recordsOf = (batch: ImportBatch) => batch.positions.map((position) => records[position].record);
-	const serializeBatch = (batchIndex: number) => serializeJsonBody({ data: recordsOf(batches[batchIndex]) });
-	const bodiesMadeAhead = new Map<number, Buffer>();
+	const bodyFor = (batchIndex: number) => new JsonListBody('data', recordsOf(batches[batchIndex]));
+	const bodiesMadeAhead = new Map<number, JsonListBody>();
 	const bodyOf = (batchIndex: number): Buffer => {
-		const body = bodiesMadeAhead.get(batchIndex) ?? serializeBatch(batchIndex);
+		const body = bodiesMadeAhead.get(batchIndex) ?? bodyFor(batchIndex);
 		bodiesMadeAhead.delete(batchIndex);
-		return body;
+		return body.finish();
 	};
 	let finished = false;
-	const makeAhead = (batchIndex: number) => {
+	const makeAhead = async (batchIndex: number): Promise<void> => {
 		if (finished || batchIndex >= batches.length || !mayStart()) return;
 		if (started.has(batches[batchIndex].number) || bodiesMadeAhead.has(batchIndex)) return;
+		const body = bodyFor(batchIndex);
+		bodiesMadeAhead.set(batchIndex, body);
 		try {
-			bodiesMadeAhead.set(batchIndex, serializeBatch(batchIndex));
+			do {
+				await sleep(0);
+				// Taken for sending (bodyOf finishes it), or dropped.
+				if (finished || bodiesMadeAhead.get(batchIndex) !== body) return;
+				body.writeSlice();
+			} while (!body.complete);
 		} catch {
 			// Not made ahead: bodyOf makes it when the batch is sent, and reports the error there.
+			bodiesMadeAhead.delete(batchIndex);
 		}
 	};
 	let connection: Promise<RecordsConnection> | undefined;
@@ -943,9 +952,8 @@ async function sendBatches(
 					itemIndex,
 				});
 				// runInOrder hands out batches in order, so with n workers the batch that follows this one
-				// on this worker is n batches later. It is made once this request has had a turn to go out;
-				// the worker does not wait for that.
-				void sleep(0).then(() => makeAhead(batchIndex + Math.max(1, settings.concurrency)));
+				// on this worker is n batches later. The worker does not wait for it to be made.
+				void makeAhead(batchIndex + Math.max(1, settings.concurrency));
 				const response = await request;
 				const outcomes = readRecordOutcomes(response.body, batchRecords.length);
 				batch.positions.forEach((position, indexInBatch) => {
