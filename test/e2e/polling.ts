@@ -1,5 +1,33 @@
+import type { N8nInstance } from '../../scripts/lib/n8n';
 import { waitFor } from '../../scripts/lib/proc';
-import type { Sandbox } from '../sandbox/server';
+import { TOKENS, type Sandbox } from '../sandbox/server';
+
+/**
+ * Creates, through n8n's public API, the Records credential a Report Trigger polls `reportId` with;
+ * returns it as a node's `credentials.recordsApi` names it.
+ */
+export async function createReportsCredential(
+	n8n: N8nInstance,
+	sandbox: Sandbox,
+	reportId: string,
+): Promise<{ id: string; name: string }> {
+	const name = 'Records reports';
+	const id = await n8n.createCredential({
+		name,
+		type: 'recordsApi',
+		// n8n 1.x's public API rejects the credential unless the fields behind display options are given too.
+		data: {
+			baseUrl: sandbox.baseUrl,
+			token: TOKENS.analysisAdmin,
+			allowHttp: true,
+			testWith: 'report',
+			testReportId: reportId,
+			testRecordTypeId: '',
+			allowedHttpRequestDomains: 'all',
+		},
+	});
+	return { id, name };
+}
 
 /**
  * Poll Times of a Records Report Trigger that poll every 15 seconds. n8n refuses a poll time that

@@ -3,7 +3,13 @@ import { readFileSync } from 'node:fs';
 import { N8nInstance, nodeOutput, type ExecutionSummary } from '../../scripts/lib/n8n';
 import { RECORD_TYPES, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
 import { readSetup, runtimesUnderTest, workflow } from './harness';
-import { pollEvery15Seconds, reportRequests, requestsPerPoll, waitForReportRequests } from './polling';
+import {
+	createReportsCredential,
+	pollEvery15Seconds,
+	reportRequests,
+	requestsPerPoll,
+	waitForReportRequests,
+} from './polling';
 import { callApi, control, storedFields } from './service';
 
 const { packed } = readSetup();
@@ -151,19 +157,7 @@ describe.each(runtimesUnderTest())('queue mode (Redis and one worker) in %s', (_
 		const report = 'queue-feed';
 		const rows = 130;
 		await control(sandbox, '/reports', { id: report, generate: 'bank', rows });
-		const credentialId = await n8n.createCredential({
-			name: 'Records reports',
-			type: 'recordsApi',
-			data: {
-				baseUrl: sandbox.baseUrl,
-				token: TOKENS.analysisAdmin,
-				allowHttp: true,
-				testWith: 'report',
-				testReportId: report,
-				testRecordTypeId: '',
-				allowedHttpRequestDomains: 'all',
-			},
-		});
+		const reportsCredential = await createReportsCredential(n8n, sandbox, report);
 		const readsBefore = reportRequests(sandbox);
 		const workflowId = await n8n.createWorkflow(
 			workflow('queueFeed', 'New bank transactions', [
@@ -177,7 +171,7 @@ describe.each(runtimesUnderTest())('queue mode (Redis and one worker) in %s', (_
 						keyColumns: 'ID transakce',
 						firstRun: 'emit',
 					},
-					credentials: { recordsApi: { id: credentialId, name: 'Records reports' } },
+					credentials: { recordsApi: reportsCredential },
 				},
 			]),
 			{ activate: true },

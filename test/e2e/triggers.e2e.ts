@@ -5,9 +5,15 @@
  * runtime serves every test of this file.
  */
 import { N8nInstance, nodeOutput, type ExecutionSummary, type WorkflowJson } from '../../scripts/lib/n8n';
-import { BANK_COLUMNS, generateBankRows, RECORD_TYPES, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { BANK_COLUMNS, generateBankRows, RECORD_TYPES, startSandbox, type Sandbox } from '../sandbox/server';
 import { readSetup, runtimesUnderTest, workflow } from './harness';
-import { pollEvery15Seconds, reportRequests, requestsPerPoll, waitForReportRequests } from './polling';
+import {
+	createReportsCredential,
+	pollEvery15Seconds,
+	reportRequests,
+	requestsPerPoll,
+	waitForReportRequests,
+} from './polling';
 import { callApi, control, sendWebhook, storedFields, type ServiceAuth } from './service';
 
 const { packed } = readSetup();
@@ -57,20 +63,7 @@ describe.each(runtimesUnderTest())('the Records triggers in %s', (_title, runtim
 			type: 'recordsTriggerBearerAuthApi',
 			data: { token: BEARER },
 		});
-		const reportsId = await n8n.createCredential({
-			name: 'Records reports',
-			type: 'recordsApi',
-			// n8n 1.x's public API rejects the credential unless the fields behind display options are given too.
-			data: {
-				baseUrl: sandbox.baseUrl,
-				token: TOKENS.analysisAdmin,
-				allowHttp: true,
-				testWith: 'report',
-				testReportId: FEED_REPORT,
-				testRecordTypeId: '',
-				allowedHttpRequestDomains: 'all',
-			},
-		});
+		const reportsCredential = await createReportsCredential(n8n, sandbox, FEED_REPORT);
 		const basicCredential = { recordsTriggerBasicAuthApi: { id: basicId, name: 'Records service (Basic)' } };
 		const bearerCredential = { recordsTriggerBearerAuthApi: { id: bearerId, name: 'Records service (OAUTH2 token)' } };
 
@@ -185,7 +178,7 @@ describe.each(runtimesUnderTest())('the Records triggers in %s', (_title, runtim
 						keyColumns: 'ID transakce',
 						firstRun: 'remember',
 					},
-					credentials: { recordsApi: { id: reportsId, name: 'Records reports' } },
+					credentials: { recordsApi: reportsCredential },
 				},
 			]),
 		};
