@@ -27,6 +27,11 @@ function axiosFor(baseUrl: string, token: string): AxiosInstance {
 	return axios.create({ baseURL: baseUrl, headers: { Authorization: `Bearer ${token}` }, timeout: 60_000 });
 }
 
+/** Per-request axios options: a fresh agent, so a new connection, when asked for. */
+function connectionOptions(newConnectionPerRequest: boolean | undefined): { httpAgent?: http.Agent } {
+	return newConnectionPerRequest ? { httpAgent: new http.Agent({ keepAlive: false }) } : {};
+}
+
 /** Same output as the node's default: one object per row, keyed by column name. */
 function keyByName(page: TableResponse): Array<Record<string, unknown>> {
 	const names = page.columns.map((column) => [column.id, column.name] as const);
@@ -55,7 +60,7 @@ export async function readReportRaw(options: RawReadOptions): Promise<{ rows: Ar
 			requests++;
 			const { data } = await client.get<TableResponse>(path, {
 				params: { offset: page * options.pageSize, limit: options.pageSize },
-				...(options.newConnectionPerRequest ? { httpAgent: new http.Agent({ keepAlive: false }) } : {}),
+				...connectionOptions(options.newConnectionPerRequest),
 			});
 			pages[page] = keyByName(data);
 			if (data.rows.length < options.pageSize) endPage = Math.min(endPage, page + 1);
@@ -76,6 +81,8 @@ export interface RawImportOptions {
 	records: Array<Record<string, unknown>>;
 	batchSize: number;
 	concurrency: number;
+	/** A new TCP connection for every request, as n8n's HTTP helper makes them. */
+	newConnectionPerRequest?: boolean;
 }
 
 /** Posts the records in batches of `batchSize`, with up to `concurrency` batches in flight. */
@@ -89,7 +96,11 @@ export async function importRaw(options: RawImportOptions): Promise<{ requests: 
 		while (next < batches) {
 			const batch = next++;
 			const data = options.records.slice(batch * options.batchSize, (batch + 1) * options.batchSize);
-			await client.post(path, { data }, { headers: { 'Content-Type': 'application/json' } });
+			await client.post(
+				path,
+				{ data },
+				{ headers: { 'Content-Type': 'application/json' }, ...connectionOptions(options.newConnectionPerRequest) },
+			);
 			records += data.length;
 		}
 	};

@@ -2,14 +2,7 @@
 
 export type Client = 'raw' | 'node';
 
-export interface ReadTask {
-	kind: 'read';
-	client: Client;
-	baseUrl: string;
-	token: string;
-	reportId: string;
-	pageSize: number;
-	concurrency: number;
+interface RawClientOptions {
 	/**
 	 * Raw client only: a new TCP connection for every request (a fresh http.Agent each time), as
 	 * n8n's HTTP helper makes them, instead of reusing kept-alive connections.
@@ -17,7 +10,17 @@ export interface ReadTask {
 	newConnectionPerRequest?: boolean;
 }
 
-export interface ImportTask {
+export interface ReadTask extends RawClientOptions {
+	kind: 'read';
+	client: Client;
+	baseUrl: string;
+	token: string;
+	reportId: string;
+	pageSize: number;
+	concurrency: number;
+}
+
+export interface ImportTask extends RawClientOptions {
 	kind: 'import';
 	client: Client;
 	baseUrl: string;
