@@ -83,7 +83,13 @@ export interface BenchN8n {
  * A fresh n8n instance (own user folder) with the package installed, a Records credential for the
  * sandbox, the given workflows imported and made active, and the server started.
  */
-export async function startN8n(context: BenchContext, workflows: WorkflowJson[], credentials: CredentialJson[] = []): Promise<BenchN8n> {
+export async function startN8n(
+	context: BenchContext,
+	workflows: WorkflowJson[],
+	credentials: CredentialJson[] = [],
+	/** n8n settings beyond its defaults, for a measurement of a tuned server. */
+	env: Record<string, string> = {},
+): Promise<BenchN8n> {
 	const runtime = await ensureRuntime(RUNTIMES.v2, (line) => context.log(`[n8n-runtime] ${line}`));
 	const pkg = await packedPackage(context);
 	// Not under .cache/e2e, which the end-to-end suite clears at its start.
@@ -91,7 +97,7 @@ export async function startN8n(context: BenchContext, workflows: WorkflowJson[],
 	rmSync(instancesDir, { recursive: true, force: true });
 	const userFolder = join(instancesDir, `n8n-${Date.now()}`);
 	mkdirSync(userFolder, { recursive: true });
-	const instance = await N8nInstance.create({ runtime, userFolder, package: pkg });
+	const instance = await N8nInstance.create({ runtime, userFolder, package: pkg, env });
 	await instance.importCredentials([
 		{
 			...RECORDS_CREDENTIAL,
@@ -102,7 +108,8 @@ export async function startN8n(context: BenchContext, workflows: WorkflowJson[],
 	]);
 	await instance.importWorkflows(workflows);
 	for (const workflow of workflows) await instance.activate(workflow.id);
-	context.log(`starting n8n ${instance.n8nVersion}`);
+	const settings = Object.entries(env).map(([key, value]) => `${key}=${value}`).join(' ');
+	context.log(`starting n8n ${instance.n8nVersion}${settings ? ` with ${settings}` : ''}`);
 	await instance.start();
 	let pid = pidListeningOn(instance.port);
 	const nodeVersion = typeof runtime.spec.node === 'string' ? process.version : `v${runtime.spec.node.version}`;
