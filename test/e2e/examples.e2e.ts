@@ -132,6 +132,10 @@ describe.each(runtimesUnderTest())('the examples in %s', (_title, runtime) => {
 			await n8n.start();
 			await n8n.setupOwner();
 			for (const id of [PRICE_LIST, ALERTS, ORDERS, COMPANY_LOOKUP]) await n8n.api('POST', `/workflows/${id}/activate`);
+			// Activation can return before every webhook is registered (n8n 2.41.1 once offered DELETE, GET
+			// and HEAD on records/alerts but not yet POST): wait for each path and method the tests call.
+			await n8n.waitForWebhook('records/alerts', { method: 'POST' });
+			await n8n.waitForWebhook('records/order-decided', { method: 'POST' });
 			await n8n.waitForWebhook('records/company-lookup', { method: 'GET' });
 		});
 
