@@ -63,9 +63,14 @@ export function sharedImportKey(count: number, batchSize: number): string {
 	return `import records=${count} batch=${batchSize} sequential`;
 }
 
+/** "batch 1,000, 4 in parallel" */
+function describeConfig(config: ImportConfig): string {
+	return `batch ${formatCount(config.batchSize)}${config.concurrency > 1 ? `, ${config.concurrency} in parallel` : ''}`;
+}
+
 function label(client: Client, config: ImportConfig, newConnectionPerRequest = false): string {
 	const who = client === 'raw' ? 'raw axios' : 'Import Records';
-	return `${who}, batch ${formatCount(config.batchSize)}${config.concurrency > 1 ? `, ${config.concurrency} in parallel` : ''}${newConnectionPerRequest ? ', new connection per request' : ''}`;
+	return `${who}, ${describeConfig(config)}${newConnectionPerRequest ? ', new connection per request' : ''}`;
 }
 
 interface ImportVariant {
@@ -156,7 +161,7 @@ export const importRecords: Section<ImportData> = {
 			const ratio = node.medianMs / raw.medianMs;
 			if (config.batchSize > 1) {
 				targets.push({
-					target: `Import Records, batch ${formatCount(config.batchSize)}${config.concurrency > 1 ? `, ${config.concurrency} in parallel` : ''}: ≤ 1.2× the raw client's time`,
+					target: `${label('node', config)}: ≤ 1.2× the raw client's time`,
 					measured: `${formatRatio(ratio)} (${formatMs(node.medianMs)} vs ${formatMs(raw.medianMs)}${
 						rawNewConnections
 							? `; vs raw with a new connection per request, as n8n's helper makes them: ${formatRatio(node.medianMs / rawNewConnections.medianMs)}`
@@ -166,7 +171,7 @@ export const importRecords: Section<ImportData> = {
 				});
 			}
 			groups.push({
-				label: `batch ${formatCount(config.batchSize)}${config.concurrency > 1 ? `, ${config.concurrency} in parallel` : ''} (${formatCount(config.count)} records)`,
+				label: `${describeConfig(config)} (${formatCount(config.count)} records)`,
 				bars: summaries.map((summary, index) => ({
 					label: ['raw axios', 'Import Records', 'raw axios, new connection per request'][index],
 					value: summary.perSecond,

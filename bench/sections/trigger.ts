@@ -140,7 +140,6 @@ async function load(url: string, headers: Record<string, string>, shape: Load): 
 	};
 }
 
-
 /** n8n server CPU time per call over the given runs, its idle use taken off, in ms (NaN when not measured). */
 function cpuPerCall(runs: LoadRun[], idleCpuMsPerSecond: number): number {
 	const measured = runs.filter((run) => run.serverCpuMs !== undefined);
