@@ -114,6 +114,28 @@ describe('batching', () => {
 		});
 	});
 
+	it('brings text typed in NFD to NFC in every batch, sent or not sent, and leaves the input items as they were', async () => {
+		await addFault({ route: 'import', latencyMs: 20 });
+		const NFD = (text: string) => text.normalize('NFD');
+		const input = Array.from({ length: 30 }, (_, i) => ({ Název: NFD(`Účtenka č. ${i}`), Zadal: NFD('Řehoř Šťastný') }));
+		const nfc = input.map((task) => ({ Název: task.Název.normalize('NFC'), Zadal: 'Řehoř Šťastný'.normalize('NFC') }));
+		const result = await importRecords({ recordTypeId: 'ukoly', options: { batchSize: 4, concurrency: 2 } }, input);
+
+		expect(result.error).toBeUndefined();
+		expect(importLog().flatMap((entry) => entry.keys)).toEqual(nfc.map((task) => task.Název));
+		expect(recordsOf('ukoly').slice(2).map((record) => record.fields)).toEqual(nfc);
+		expect(result.items.map((item) => item.json.record)).toEqual(nfc);
+		expect(input[29].Název).toBe(NFD('Účtenka č. 29'));
+
+		sandbox.reset();
+		const refused = await importRecords({ recordTypeId: 'ukoly', options: { batchSize: 10 } }, input, {
+			credentials: { ...credentials, token: TOKENS.analysisAdmin },
+			continueOnFail: true,
+		});
+		expect(importLog()).toHaveLength(1);
+		expect(refused.items.map((item) => item.json.record)).toEqual(nfc);
+	});
+
 	it.each([1, 3])(
 		'sends large batches, serialized in slices while others are on the wire, byte for byte (%d at a time)',
 		async (concurrency) => {

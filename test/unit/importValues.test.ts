@@ -6,13 +6,16 @@ import {
 	formatNumber,
 	looksLikeIsoDate,
 	normalizeFieldName,
+	normalizeRecordText,
 	parseFieldList,
 	parseNumberText,
 	prepareFields,
 	prepareRecord,
 	prepareValue,
 	RecordValueError,
+	recordsJsonInNfc,
 	selectFields,
+	type PreparedRecord,
 	type ValuePreparationOptions,
 } from '../../nodes/Records/helpers/recordValues';
 
@@ -91,6 +94,50 @@ describe('field names', () => {
 			['Název', 'Úkol'],
 			['Stav', 'Nová'],
 		]);
+	});
+
+	it('gives the same record when text is brought to NFC in a later step, copying only a record that changes', () => {
+		const record = {
+			[NFD('Název')]: NFD('Účtenka Řehoř'),
+			Partner: { jméno: NFD('Šťastný') },
+			DUZP: DateTime.fromISO('2026-01-31T23:30:00Z'),
+			'Datum přijetí': '2026-02-02',
+			Částka: 1234567.5,
+			Poznámka: null,
+			Schváleno: true,
+			Text: 'Žluťoučký kůň',
+		};
+		const all = options({
+			objectValues: 'json',
+			dateFields: new Set(['Datum přijetí']),
+			thousandsSeparator: 'nbsp',
+			booleanFormat: 'AnoNe',
+		});
+		const checked = prepareRecord(record, { ...all, normalizeTextValues: false });
+		const later = normalizeRecordText(checked);
+
+		expect(checked['Název']).toBe(NFD('Účtenka Řehoř'));
+		expect(later).toEqual(prepareRecord(record, all));
+		expect(later['Partner']).toBe('{"jméno":"Šťastný"}'.normalize('NFC'));
+		// A copy: the record the checks made is not changed.
+		expect(checked['Název']).toBe(NFD('Účtenka Řehoř'));
+		const clean = { Název: 'Úkol', Stav: 'Nová', Počet: 3 };
+		expect(normalizeRecordText(clean)).toBe(clean);
+	});
+
+	it('serializes records in NFC, walking them only when the JSON text could hold text that is not', () => {
+		const clean: PreparedRecord[] = [{ Název: 'Účtenka – „jižní“ křídlo', Částka: '12,50 €' }, { Název: 'Žluťoučký kůň' }];
+		const cleanJson = recordsJsonInNfc(clean);
+		expect(cleanJson.json).toBe(JSON.stringify(clean));
+		expect(cleanJson.records[0]).toBe(clean[0]);
+		expect(cleanJson.records[1]).toBe(clean[1]);
+
+		const mixed: PreparedRecord[] = [clean[0], { Název: NFD('Řehoř'), Poznámka: 'lone \ud800 surrogate' }];
+		const mixedJson = recordsJsonInNfc(mixed);
+		expect(mixedJson.records[0]).toBe(clean[0]);
+		expect(mixedJson.records[1]).toEqual({ Název: 'Řehoř'.normalize('NFC'), Poznámka: 'lone \ud800 surrogate' });
+		expect(mixedJson.json).toBe(JSON.stringify(mixedJson.records));
+		expect(mixed[1].Název).toBe(NFD('Řehoř'));
 	});
 
 	it('sends renamed fields under their normalized names when nothing collides', () => {

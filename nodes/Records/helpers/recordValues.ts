@@ -614,6 +614,43 @@ export function prepareRecord(record: unknown, options: ValuePreparationOptions)
 	return nonEmpty(prepared ?? (record as PreparedRecord), fieldCount, sentCount);
 }
 
+/**
+ * Brings a prepared record's text values to NFC, copying the record only when one changes.
+ *
+ * Preparing with `normalizeTextValues` off and then calling this gives the same record as preparing
+ * with it on: that option brings text and JSON text to NFC, and every other string prepareValue
+ * makes (dates, numbers, booleans) is Latin-1, which NFC leaves alone. The split lets the import
+ * check every record before its first request, and leave this step, which cannot fail, to the time
+ * it makes each batch's body.
+ */
+export function normalizeRecordText(record: PreparedRecord): PreparedRecord {
+	let normalized: PreparedRecord | undefined;
+	for (const name in record) {
+		const value = record[name];
+		if (typeof value !== 'string' || !hasOwn(record, name)) continue;
+		const nfc = toNfc(value);
+		if (nfc !== value) (normalized ??= { ...record })[name] = nfc;
+	}
+	return normalized ?? record;
+}
+
+/**
+ * The JSON text of prepared records after normalizeRecordText, and the records it gave (the same
+ * objects when nothing changed).
+ *
+ * One test of the JSON text stands for walking every record again: when it holds no character from
+ * U+0300 up, neither does any name or value (JSON escapes only ASCII and lone surrogates, which NFC
+ * leaves alone), so all of them are in NFC already. Only then are the records walked.
+ */
+export function recordsJsonInNfc(records: PreparedRecord[]): { json: string; records: PreparedRecord[] } {
+	const json = JSON.stringify(records);
+	if (!MAY_NEED_NFC.test(json)) return { json, records };
+	const normalized = records.map(normalizeRecordText);
+	return normalized.some((record, index) => record !== records[index])
+		? { json: JSON.stringify(normalized), records: normalized }
+		: { json, records };
+}
+
 /** An object literal or JSON-parsed object: sending it as it is sends exactly its own fields. */
 function isSimpleObject(record: object): boolean {
 	const prototype = Object.getPrototypeOf(record) as unknown;

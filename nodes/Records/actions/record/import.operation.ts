@@ -24,6 +24,7 @@ import {
 	EMPTY_VALUE_HANDLING,
 	isRecordObject,
 	isValidTimezone,
+	normalizeRecordText,
 	NUMBER_FORMATS,
 	OBJECT_VALUE_HANDLING,
 	parseFieldList,
@@ -31,6 +32,7 @@ import {
 	prepareFields,
 	prepareRecord,
 	RecordValueError,
+	recordsJsonInNfc,
 	selectFields,
 	THOUSANDS_SEPARATORS,
 	type ValuePreparationOptions,
@@ -523,11 +525,38 @@ function readSettings(this: IExecuteFunctions): ImportSettings {
 
 // ---- reading the records of the input items ---------------------------------------------------
 
-/** A record ready to send and the input item it came from. */
+/** A checked record and the input item it came from. */
 interface PendingRecord {
 	itemIndex: number;
 	recordTypeId: string;
 	record: PreparedRecord;
+	/**
+	 * Whether the record's text is in NFC yet. That cannot fail, so readRecords leaves it out of the
+	 * checks made before the first request: it is done as the batch's body is made (sendableJson), while
+	 * the batch before it is on the wire, or for the output item of a record never sent (sendableRecord).
+	 */
+	textNormalized: boolean;
+}
+
+/** The record as it is sent and output. */
+function sendableRecord(pending: PendingRecord): PreparedRecord {
+	if (!pending.textNormalized) {
+		pending.record = normalizeRecordText(pending.record);
+		pending.textNormalized = true;
+	}
+	return pending.record;
+}
+
+/** The JSON array of records as they are sent. */
+function sendableJson(pending: PendingRecord[]): string {
+	const prepared = pending.map((record) => record.record);
+	if (pending.every((record) => record.textNormalized)) return JSON.stringify(prepared);
+	const { json, records } = recordsJsonInNfc(prepared);
+	pending.forEach((record, index) => {
+		record.record = records[index];
+		record.textNormalized = true;
+	});
+	return json;
 }
 
 /** One output item to be: a record's outcome, or the error of an item that could not be read. */
@@ -673,9 +702,10 @@ function prepareItemRecords(
 	this: IExecuteFunctions,
 	rawRecords: unknown[],
 	itemIndex: number,
-	settings: ImportSettings,
+	dataMode: DataMode,
+	values: ValuePreparationOptions,
 ): PreparedRecord[] {
-	if (settings.dataMode === 'defineBelow') {
+	if (dataMode === 'defineBelow') {
 		const pairs = rawRecords[0] as Array<{ name?: unknown; value?: unknown }>;
 		if (pairs.length === 0) {
 			throw new NodeOperationError(this.getNode(), `No fields are defined [item ${itemIndex}]`, {
@@ -687,7 +717,7 @@ function prepareItemRecords(
 			return [
 				prepareFields(
 					pairs.map((pair) => [typeof pair.name === 'string' ? pair.name : String(pair.name ?? ''), pair.value] as const),
-					settings.values,
+					values,
 				),
 			];
 		} catch (error) {
@@ -697,10 +727,10 @@ function prepareItemRecords(
 	}
 	return rawRecords.map((raw, recordIndex) => {
 		try {
-			return prepareRecord(raw, settings.values);
+			return prepareRecord(raw, values);
 		} catch (error) {
 			if (error instanceof RecordValueError) {
-				const where = settings.dataMode === 'json' && rawRecords.length > 1 ? `, record ${recordIndex} of its JSON` : '';
+				const where = dataMode === 'json' && rawRecords.length > 1 ? `, record ${recordIndex} of its JSON` : '';
 				throw itemError.call(this, itemIndex, error, where);
 			}
 			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
@@ -831,13 +861,15 @@ function readRecords(
 	const slots: OutputSlot[] = [];
 	const sourceItems = once ? [0] : items.map((_item, index) => index);
 	const parameters = itemParameters.call(this);
+	const textNormalized = !settings.values.normalizeTextValues;
+	const checks: ValuePreparationOptions = { ...settings.values, normalizeTextValues: false };
 	for (const itemIndex of sourceItems) {
 		try {
 			const recordTypeId = readRecordTypeId.call(this, parameters.recordTypeId(itemIndex), itemIndex);
 			const raw = rawRecordsOf.call(this, items[itemIndex], itemIndex, settings.dataMode, parameters);
-			for (const record of prepareItemRecords.call(this, raw, itemIndex, settings)) {
+			for (const record of prepareItemRecords.call(this, raw, itemIndex, settings.dataMode, checks)) {
 				slots.push({ position: records.length });
-				records.push({ itemIndex, recordTypeId, record });
+				records.push({ itemIndex, recordTypeId, record, textNormalized });
 			}
 		} catch (error) {
 			const nodeError =
@@ -896,8 +928,13 @@ async function sendBatches(
 	};
 	const started = new Set<number>();
 	const mayStart = () => continueOnFail || results.failures.length === 0;
-	const recordsOf = (batch: ImportBatch) => batch.positions.map((position) => records[position].record);
-	const bodyFor = (batchIndex: number) => new JsonListBody('data', recordsOf(batches[batchIndex]));
+	const bodyFor = (batchIndex: number) => {
+		const { positions } = batches[batchIndex];
+		return new JsonListBody('data', {
+			length: positions.length,
+			serialize: (start, end) => sendableJson(positions.slice(start, end).map((position) => records[position])),
+		});
+	};
 	const bodiesMadeAhead = new Map<number, JsonListBody>();
 	const bodyOf = (batchIndex: number): Buffer => {
 		const body = bodiesMadeAhead.get(batchIndex) ?? bodyFor(batchIndex);
@@ -936,7 +973,6 @@ async function sendBatches(
 				for (const position of batch.positions) results.failedAt[position] = { failure: ruledOutBy, batch, sent: false };
 				return;
 			}
-			const batchRecords = recordsOf(batch);
 			const itemIndex = records[batch.positions[0]].itemIndex;
 			try {
 				connection ??= recordsConnection.call(this, itemIndex);
@@ -955,11 +991,11 @@ async function sendBatches(
 				// on this worker is n batches later. The worker does not wait for it to be made.
 				void makeAhead(batchIndex + Math.max(1, settings.concurrency));
 				const response = await request;
-				const outcomes = readRecordOutcomes(response.body, batchRecords.length);
+				const outcomes = readRecordOutcomes(response.body, batch.positions.length);
 				batch.positions.forEach((position, indexInBatch) => {
 					results.outputs[position] = successOutput(
 						batch,
-						batchRecords[indexInBatch],
+						sendableRecord(records[position]),
 						outcomes?.[indexInBatch],
 						response.body,
 						settings,
@@ -1014,7 +1050,7 @@ function failureOutput(record: PendingRecord, failed: ImportResults['failedAt'][
 	if (failed?.failure.httpCode) json.httpCode = failed.failure.httpCode;
 	json.recordTypeId = record.recordTypeId;
 	if (failed) json.batch = failed.batch.number;
-	json.record = record.record;
+	json.record = sendableRecord(record);
 	return json;
 }
 
