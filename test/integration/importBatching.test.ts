@@ -114,7 +114,7 @@ describe('batching', () => {
 		});
 	});
 
-	it('brings text typed in NFD to NFC in every batch, sent or not sent, and leaves the input items as they were', async () => {
+	it('brings text typed in NFD to NFC in every batch, sent or not, unless told not to; the input items stay as they were', async () => {
 		await addFault({ route: 'import', latencyMs: 20 });
 		const NFD = (text: string) => text.normalize('NFD');
 		const input = Array.from({ length: 30 }, (_, i) => ({ Název: NFD(`Účtenka č. ${i}`), Zadal: NFD('Řehoř Šťastný') }));
@@ -134,6 +134,14 @@ describe('batching', () => {
 		});
 		expect(importLog()).toHaveLength(1);
 		expect(refused.items.map((item) => item.json.record)).toEqual(nfc);
+
+		sandbox.reset();
+		const asGiven = await importRecords(
+			{ recordTypeId: 'ukoly', options: { batchSize: 4, normalizeTextValues: false } },
+			input.slice(0, 5),
+		);
+		expect(asGiven.items.map((item) => item.json.record)).toEqual(input.slice(0, 5));
+		expect(recordsOf('ukoly').slice(2).map((record) => record.fields)).toEqual(input.slice(0, 5));
 	});
 
 	it.each([1, 3])(

@@ -2,9 +2,10 @@
  * Turns one record as n8n holds it (any JSON, Luxon DateTimes, JS Dates) into the record the import
  * sends: string values in the service's local format. Pure functions: no n8n context, no I/O.
  *
- * The rule that keeps user data intact: a string value is sent exactly as given (apart from Unicode
- * NFC) unless its field is named as a date or number field. Only values whose type says what they
- * are (numbers, booleans, dates) are formatted without being asked.
+ * The rule that keeps user data intact: a string value is sent exactly as given unless its field is
+ * named as a date or number field. Only values whose type says what they are (numbers, booleans,
+ * dates) are formatted without being asked. Bringing text to Unicode NFC is a step of its own
+ * (normalizeRecordText), taken after the checks.
  */
 import { IANAZone } from 'luxon';
 
@@ -41,8 +42,6 @@ export interface ValuePreparationOptions {
 	objectValues: ObjectValueHandling;
 	/** NFC and trimming of field names, so that names typed on different systems match. */
 	normalizeFieldNames: boolean;
-	/** NFC of string values (canonically equivalent text, e.g. a key value typed on a Mac). */
-	normalizeTextValues: boolean;
 }
 
 export const DEFAULT_VALUE_PREPARATION: ValuePreparationOptions = {
@@ -58,7 +57,6 @@ export const DEFAULT_VALUE_PREPARATION: ValuePreparationOptions = {
 	booleanFormat: 'trueFalse',
 	objectValues: 'error',
 	normalizeFieldNames: true,
-	normalizeTextValues: true,
 };
 
 export type PreparedValue = string | number;
@@ -510,7 +508,7 @@ export function prepareValue(
 
 	if (typeof value === 'string') {
 		if (options.convertIsoDateStrings && looksLikeIsoDate(value.trim())) return formatDateValue(value, options);
-		return options.normalizeTextValues ? toNfc(value) : value;
+		return value;
 	}
 	if (typeof value === 'number') return formatNumber(value, options);
 	if (typeof value === 'bigint') return formatBigInt(value, options);
@@ -520,10 +518,7 @@ export function prepareValue(
 	}
 	if (isLuxonDateTime(value) || isJsDate(value)) return formatDateValue(value, options);
 	if (typeof value === 'object') {
-		if (options.objectValues === 'json') {
-			const json = JSON.stringify(value);
-			return options.normalizeTextValues ? toNfc(json) : json;
-		}
+		if (options.objectValues === 'json') return JSON.stringify(value);
 		throw new RecordValueError(
 			`is ${describeType(value)}, but a field holds one value`,
 			'Pick the value you need with an expression (e.g. {{ $json.partner.name }}), join a list into text, or set "Object Values" to "Send as JSON Text".',
@@ -615,13 +610,12 @@ export function prepareRecord(record: unknown, options: ValuePreparationOptions)
 }
 
 /**
- * Brings a prepared record's text values to NFC, copying the record only when one changes.
+ * Brings a prepared record's text values to NFC (canonically equivalent text, e.g. a key value typed
+ * on a Mac), copying the record only when one changes. Values prepareRecord formatted (dates, numbers,
+ * booleans) are Latin-1, which NFC leaves alone.
  *
- * Preparing with `normalizeTextValues` off and then calling this gives the same record as preparing
- * with it on: that option brings text and JSON text to NFC, and every other string prepareValue
- * makes (dates, numbers, booleans) is Latin-1, which NFC leaves alone. The split lets the import
- * check every record before its first request, and leave this step, which cannot fail, to the time
- * it makes each batch's body.
+ * A step of its own because it cannot fail: the import checks every record before its first
+ * request, and takes this step as it makes each batch's body.
  */
 export function normalizeRecordText(record: PreparedRecord): PreparedRecord {
 	let normalized: PreparedRecord | undefined;

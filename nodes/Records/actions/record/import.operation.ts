@@ -409,6 +409,8 @@ interface ImportSettings {
 	timeoutMs: number;
 	includeResponse: boolean;
 	values: ValuePreparationOptions;
+	/** Whether text values are brought to NFC (see sendableRecord). */
+	normalizeTextValues: boolean;
 }
 
 function settingError(context: IExecuteFunctions, message: string, description: string): NodeOperationError {
@@ -518,8 +520,8 @@ function readSettings(this: IExecuteFunctions): ImportSettings {
 			booleanFormat: choice(this, options.booleanFormat, 'Boolean Format', BOOLEAN_FORMATS, defaults.booleanFormat),
 			objectValues: choice(this, options.objectValues, 'Object Values', OBJECT_VALUE_HANDLING, defaults.objectValues),
 			normalizeFieldNames: options.normalizeFieldNames !== false,
-			normalizeTextValues: options.normalizeTextValues !== false,
 		},
+		normalizeTextValues: options.normalizeTextValues !== false,
 	};
 }
 
@@ -702,10 +704,9 @@ function prepareItemRecords(
 	this: IExecuteFunctions,
 	rawRecords: unknown[],
 	itemIndex: number,
-	dataMode: DataMode,
-	values: ValuePreparationOptions,
+	settings: ImportSettings,
 ): PreparedRecord[] {
-	if (dataMode === 'defineBelow') {
+	if (settings.dataMode === 'defineBelow') {
 		const pairs = rawRecords[0] as Array<{ name?: unknown; value?: unknown }>;
 		if (pairs.length === 0) {
 			throw new NodeOperationError(this.getNode(), `No fields are defined [item ${itemIndex}]`, {
@@ -717,7 +718,7 @@ function prepareItemRecords(
 			return [
 				prepareFields(
 					pairs.map((pair) => [typeof pair.name === 'string' ? pair.name : String(pair.name ?? ''), pair.value] as const),
-					values,
+					settings.values,
 				),
 			];
 		} catch (error) {
@@ -727,10 +728,10 @@ function prepareItemRecords(
 	}
 	return rawRecords.map((raw, recordIndex) => {
 		try {
-			return prepareRecord(raw, values);
+			return prepareRecord(raw, settings.values);
 		} catch (error) {
 			if (error instanceof RecordValueError) {
-				const where = dataMode === 'json' && rawRecords.length > 1 ? `, record ${recordIndex} of its JSON` : '';
+				const where = settings.dataMode === 'json' && rawRecords.length > 1 ? `, record ${recordIndex} of its JSON` : '';
 				throw itemError.call(this, itemIndex, error, where);
 			}
 			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
@@ -861,13 +862,12 @@ function readRecords(
 	const slots: OutputSlot[] = [];
 	const sourceItems = once ? [0] : items.map((_item, index) => index);
 	const parameters = itemParameters.call(this);
-	const textNormalized = !settings.values.normalizeTextValues;
-	const checks: ValuePreparationOptions = { ...settings.values, normalizeTextValues: false };
+	const textNormalized = !settings.normalizeTextValues;
 	for (const itemIndex of sourceItems) {
 		try {
 			const recordTypeId = readRecordTypeId.call(this, parameters.recordTypeId(itemIndex), itemIndex);
 			const raw = rawRecordsOf.call(this, items[itemIndex], itemIndex, settings.dataMode, parameters);
-			for (const record of prepareItemRecords.call(this, raw, itemIndex, settings.dataMode, checks)) {
+			for (const record of prepareItemRecords.call(this, raw, itemIndex, settings)) {
 				slots.push({ position: records.length });
 				records.push({ itemIndex, recordTypeId, record, textNormalized });
 			}
