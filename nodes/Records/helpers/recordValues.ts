@@ -634,7 +634,7 @@ export function normalizeRecordText(record: PreparedRecord): PreparedRecord {
  *
  * One test of the JSON text stands for walking every record again: when it holds no character from
  * U+0300 up, neither does any name or value (JSON escapes only ASCII and lone surrogates, which NFC
- * leaves alone), so all of them are in NFC already. Only then are the records walked.
+ * leaves alone), so all of them are in NFC already. The records are walked only when it does.
  */
 export function recordsJsonInNfc(records: PreparedRecord[]): { json: string; records: PreparedRecord[] } {
 	const json = JSON.stringify(records);
