@@ -18,7 +18,6 @@ export interface SerializableList {
  */
 export class JsonListBody {
 	private readonly parts: Buffer[];
-	private readonly list: SerializableList;
 	private next = 0;
 	/** Bytes per item so far, to size the steps of a slice; unknown before the first step. */
 	private bytesPerItem: number | undefined;
@@ -26,14 +25,10 @@ export class JsonListBody {
 
 	constructor(
 		key: string,
-		list: readonly unknown[] | SerializableList,
+		private readonly list: SerializableList,
 		private readonly sliceBytes = 128 * 1024,
 	) {
 		this.parts = [Buffer.from(`{${JSON.stringify(key)}:[`, 'utf8')];
-		this.list =
-			'serialize' in list
-				? list
-				: { length: list.length, serialize: (start, end) => JSON.stringify(list.slice(start, end)) };
 	}
 
 	get complete(): boolean {
