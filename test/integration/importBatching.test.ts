@@ -145,9 +145,10 @@ describe('batching', () => {
 	});
 
 	it.each([1, 3])(
-		'sends large batches, serialized in slices while others are on the wire, byte for byte (%d at a time)',
+		'sends large batches byte for byte, made ahead in slices or made when sent (%d at a time)',
 		async (concurrency) => {
-			// About 400 KB per batch: each body made ahead takes several slices.
+			// About 400 KB per batch: one at a time, each body is made ahead in several slices; with
+			// several at a time, it is made when its batch is sent.
 			await addFault({ route: 'import', latencyMs: 30 });
 			const input = Array.from({ length: 1200 }, (_, i) => ({
 				Název: `Velký úkol ${i}`,

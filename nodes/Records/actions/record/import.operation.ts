@@ -904,10 +904,12 @@ function successOutput(
  * Sends the batches, in order, at most `concurrency` at a time. Without "continue on fail", the
  * first failure stops further batches from starting; requests already under way finish.
  *
- * While a batch is on the wire, the batch that will be sent after it is serialized, a slice at a
- * time between other events, so that the JSON work overlaps the wait for the service instead of
- * adding to it, and never holds up the request just sent. At most `concurrency` bodies are made
- * ahead; a body made for a batch that is then not sent is dropped.
+ * With one request at a time, the next batch is serialized while the current one is on the wire, a
+ * slice at a time between other events, so that the JSON work overlaps the wait for the service
+ * instead of adding to it, and never holds up the request just sent. A body made for a batch that
+ * is then not sent is dropped. With several requests in flight, the service works on the others
+ * while a worker serializes its next batch; bodies made ahead there only held memory longer
+ * (measured in bench/findings.md).
  */
 async function sendBatches(
 	this: IExecuteFunctions,
@@ -935,28 +937,28 @@ async function sendBatches(
 			serialize: (start, end) => sendableJson(positions.slice(start, end).map((position) => records[position])),
 		});
 	};
-	const bodiesMadeAhead = new Map<number, JsonListBody>();
+	/** The body of the batch to be sent next, made while the current one is on the wire. */
+	let madeAhead: { batchIndex: number; body: JsonListBody } | undefined;
 	const bodyOf = (batchIndex: number): Buffer => {
-		const body = bodiesMadeAhead.get(batchIndex) ?? bodyFor(batchIndex);
-		bodiesMadeAhead.delete(batchIndex);
+		const body = madeAhead?.batchIndex === batchIndex ? madeAhead.body : bodyFor(batchIndex);
+		madeAhead = undefined;
 		return body.finish();
 	};
 	let finished = false;
 	const makeAhead = async (batchIndex: number): Promise<void> => {
-		if (finished || batchIndex >= batches.length || !mayStart()) return;
-		if (started.has(batches[batchIndex].number) || bodiesMadeAhead.has(batchIndex)) return;
-		const body = bodyFor(batchIndex);
-		bodiesMadeAhead.set(batchIndex, body);
+		if (finished || batchIndex >= batches.length || !mayStart() || started.has(batches[batchIndex].number)) return;
+		const ahead = { batchIndex, body: bodyFor(batchIndex) };
+		madeAhead = ahead;
 		try {
 			do {
 				await sleep(0);
 				// Taken for sending (bodyOf finishes it), or dropped.
-				if (finished || bodiesMadeAhead.get(batchIndex) !== body) return;
-				body.writeSlice();
-			} while (!body.complete);
+				if (finished || madeAhead !== ahead) return;
+				ahead.body.writeSlice();
+			} while (!ahead.body.complete);
 		} catch {
 			// Not made ahead: bodyOf makes it when the batch is sent, and reports the error there.
-			bodiesMadeAhead.delete(batchIndex);
+			if (madeAhead === ahead) madeAhead = undefined;
 		}
 	};
 	let connection: Promise<RecordsConnection> | undefined;
@@ -969,7 +971,7 @@ async function sendBatches(
 			started.add(batch.number);
 			const ruledOutBy = results.failures.find((failure) => rulesOut(failure, batch));
 			if (ruledOutBy) {
-				bodiesMadeAhead.delete(batchIndex);
+				if (madeAhead?.batchIndex === batchIndex) madeAhead = undefined;
 				for (const position of batch.positions) results.failedAt[position] = { failure: ruledOutBy, batch, sent: false };
 				return;
 			}
@@ -987,9 +989,8 @@ async function sendBatches(
 					retry: { maxAttempts: settings.retryAttempts + 1, retryUnknownOutcome: settings.retryUnknownOutcome },
 					itemIndex,
 				});
-				// runInOrder hands out batches in order, so with n workers the batch that follows this one
-				// on this worker is n batches later. The worker does not wait for it to be made.
-				void makeAhead(batchIndex + Math.max(1, settings.concurrency));
+				// Not awaited: the request is on its way while the next body is made.
+				if (settings.concurrency === 1) void makeAhead(batchIndex + 1);
 				const response = await request;
 				const outcomes = readRecordOutcomes(response.body, batch.positions.length);
 				batch.positions.forEach((position, indexInBatch) => {
@@ -1011,7 +1012,7 @@ async function sendBatches(
 		mayStart,
 	);
 	finished = true;
-	bodiesMadeAhead.clear();
+	madeAhead = undefined;
 	results.notStarted = batches.filter((batch) => !started.has(batch.number));
 	return results;
 }
