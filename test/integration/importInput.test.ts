@@ -81,7 +81,7 @@ const BAD_INPUTS: Array<[string, BadInput]> = [
 		{
 			parameters: { options: { timeout: 0 } },
 			input: [task('a')],
-			message: '"Timeout" must be a number of seconds above 0 (got 0)',
+			message: '"Timeout (Seconds)" must be a number above 0 (got 0)',
 			fix: 'e.g. 60',
 		},
 	],

@@ -371,7 +371,7 @@ const properties: INodeProperties[] = [
 				description: 'How digit groups of numbers written as text are separated',
 			},
 			{
-				displayName: 'Timeout',
+				displayName: 'Timeout (Seconds)',
 				name: 'timeout',
 				type: 'number',
 				typeOptions: { minValue: 1 },
@@ -479,8 +479,8 @@ function readSettings(this: IExecuteFunctions): ImportSettings {
 	if (typeof timeoutSeconds !== 'number' || !(timeoutSeconds > 0)) {
 		throw settingError(
 			this,
-			`"Timeout" must be a number of seconds above 0 (got ${JSON.stringify(timeoutSeconds)})`,
-			'Set "Timeout" in the options to the seconds to wait for one request, e.g. 60.',
+			`"Timeout (Seconds)" must be a number above 0 (got ${JSON.stringify(timeoutSeconds)})`,
+			'Set "Timeout (Seconds)" in the options to the seconds to wait for one request, e.g. 60.',
 		);
 	}
 	return {
