@@ -188,13 +188,28 @@ function renderTuned(data: TriggerData): string[] {
 	};
 	const settings = Object.entries(data.tuned.env).map(([key, value]) => `\`${key}=${value}\``).join(', ');
 	const runs = data.tuned.variants[0]?.latency.length ?? 0;
+	// An idle window that caught background work gives an idle use above the loaded one.
+	const cpuShown = summaries.every((summary) => Number.isFinite(summary.cpuPerCall) && summary.cpuPerCall > 0);
+	const idle = `${data.tuned.idleCpuMsPerSecond.toFixed(0)} ms per second`;
 	return [
 		'',
 		`*The same latency runs on an n8n started with ${settings}* (${runs} interleaved runs, ${summaries[0]?.samples ?? 0} calls per trigger). ` +
-			"n8n 2.x takes an expression isolate for every webhook call to a node other than its own Webhook node, from a pool that holds one isolate by default and is refilled in the background after each call takes one; this setting is the pool's size.",
+			"n8n 2.x takes an expression isolate for every webhook call to a node other than its own Webhook node, from a pool that holds one isolate by default and is refilled in the background after each call takes one; this setting is the pool's size. " +
+			(cpuShown
+				? `"n8n CPU per call" as above, less this n8n's idle use (${idle}).`
+				: `n8n's CPU per call is not given for this n8n: in the idle window after the warm-up it used ${idle}, more than during the latency runs, so that window did not show its idle use, and taking it off would leave less than nothing per call.`),
 		'',
 		markdownTable({
-			headers: ['Trigger', 'p50 latency', 'p50 vs its Webhook node counterpart', 'p99 latency', 'p99 vs its Webhook node counterpart', 'Calls in all', 'Failed calls'],
+			headers: [
+				'Trigger',
+				'p50 latency',
+				'p50 vs its Webhook node counterpart',
+				'p99 latency',
+				'p99 vs its Webhook node counterpart',
+				...(cpuShown ? ['n8n CPU per call'] : []),
+				'Calls in all',
+				'Failed calls',
+			],
 			rows: summaries.map((summary) => {
 				const records = !summary.label.startsWith('n8n Webhook');
 				return [
@@ -203,6 +218,7 @@ function renderTuned(data: TriggerData): string[] {
 					records ? ratio(summary.label, 'p50') : '–',
 					`${summary.p99} ms`,
 					records ? ratio(summary.label, 'p99') : '–',
+					...(cpuShown ? [`${summary.cpuPerCall.toFixed(1)} ms`] : []),
 					formatCount(summary.requests),
 					formatCount(summary.failures),
 				];
