@@ -140,12 +140,19 @@ async function load(url: string, headers: Record<string, string>, shape: Load): 
 	};
 }
 
-/** n8n server CPU time per call over the given runs, its idle use taken off, in ms (NaN when not measured). */
+/**
+ * n8n server CPU time per call over the given runs, its idle use taken off, in ms. NaN when not
+ * measured, or when the idle window caught background work and taking it off leaves nothing.
+ */
 function cpuPerCall(runs: LoadRun[], idleCpuMsPerSecond: number): number {
 	const measured = runs.filter((run) => run.serverCpuMs !== undefined);
 	const calls = measured.reduce((sum, run) => sum + run.requests, 0);
 	const busy = measured.reduce((sum, run) => sum + (run.serverCpuMs ?? 0) - idleCpuMsPerSecond * (run.durationSeconds ?? 0), 0);
-	return calls > 0 ? busy / calls : Number.NaN;
+	return calls > 0 && busy > 0 ? busy / calls : Number.NaN;
+}
+
+function formatCpuPerCall(ms: number): string {
+	return Number.isFinite(ms) ? `${ms.toFixed(1)} ms` : '–';
 }
 
 function describeLoad(shape: Load): string {
@@ -188,16 +195,11 @@ function renderTuned(data: TriggerData): string[] {
 	};
 	const settings = Object.entries(data.tuned.env).map(([key, value]) => `\`${key}=${value}\``).join(', ');
 	const runs = data.tuned.variants[0]?.latency.length ?? 0;
-	// An idle window that caught background work gives an idle use above the loaded one.
-	const cpuShown = summaries.every((summary) => Number.isFinite(summary.cpuPerCall) && summary.cpuPerCall > 0);
-	const idle = `${data.tuned.idleCpuMsPerSecond.toFixed(0)} ms per second`;
 	return [
 		'',
 		`*The same latency runs on an n8n started with ${settings}* (${runs} interleaved runs, ${summaries[0]?.samples ?? 0} calls per trigger). ` +
 			"n8n 2.x takes an expression isolate for every webhook call to a node other than its own Webhook node, from a pool that holds one isolate by default and is refilled in the background after each call takes one; this setting is the pool's size. " +
-			(cpuShown
-				? `"n8n CPU per call" as above, less this n8n's idle use (${idle}).`
-				: `n8n's CPU per call is not given for this n8n: in the idle window after the warm-up it used ${idle}, more than during the latency runs, so that window did not show its idle use, and taking it off would leave less than nothing per call.`),
+			`"n8n CPU per call" as above, less this n8n's idle use (${data.tuned.idleCpuMsPerSecond.toFixed(0)} ms per second).`,
 		'',
 		markdownTable({
 			headers: [
@@ -206,7 +208,7 @@ function renderTuned(data: TriggerData): string[] {
 				'p50 vs its Webhook node counterpart',
 				'p99 latency',
 				'p99 vs its Webhook node counterpart',
-				...(cpuShown ? ['n8n CPU per call'] : []),
+				'n8n CPU per call',
 				'Calls in all',
 				'Failed calls',
 			],
@@ -218,7 +220,7 @@ function renderTuned(data: TriggerData): string[] {
 					records ? ratio(summary.label, 'p50') : '–',
 					`${summary.p99} ms`,
 					records ? ratio(summary.label, 'p99') : '–',
-					...(cpuShown ? [`${summary.cpuPerCall.toFixed(1)} ms`] : []),
+					formatCpuPerCall(summary.cpuPerCall),
 					formatCount(summary.requests),
 					formatCount(summary.failures),
 				];
@@ -342,7 +344,7 @@ export const trigger: Section<TriggerData> = {
 				`n8n ${data.n8nVersion} on Node.js ${data.nodeVersion} (\`n8n start\`, regular mode, SQLite, executions saved as by default), one active workflow per trigger, each answering immediately and starting an execution per call. ` +
 					`Load by autocannon from the benchmark process with the spec's invoice.paid event as the JSON body; every trigger warmed up first. ` +
 					`Latency: ${describeLoad(data.latencyLoad)}, ${runs} interleaved runs, each starting with the next trigger; p50 and p99 over every response of those runs (${summaries[0]?.samples ?? 0} per trigger). Throughput: ${describeLoad(data.saturationLoad)}, one run. ` +
-					`"n8n CPU per call" is the n8n server process's CPU time over all runs, less its idle use (${(data.idleCpuMsPerSecond ?? Number.NaN).toFixed(0)} ms per second), divided by the calls answered: the cost of a call, less shaken by other load on the machine than latency. ` +
+					`"n8n CPU per call" is the n8n server process's CPU time over all runs, less its idle use (${(data.idleCpuMsPerSecond ?? Number.NaN).toFixed(0)} ms per second), divided by the calls answered: the cost of a call, less shaken by other load on the machine than latency (– where an idle window that caught background work would leave nothing). ` +
 					'The Records Trigger checking a bearer token is compared with the Webhook node checking the same Authorization header through its Header Auth credential; both read their credential on every call. ' +
 					'n8n and the load generator share the machine\'s two cores.',
 				'',
@@ -355,7 +357,7 @@ export const trigger: Section<TriggerData> = {
 						summary.label.startsWith('n8n Webhook') ? '–' : `${(summary.p99 / baselineOf(summary.label).p99).toFixed(2)}×`,
 						formatCount(summary.saturatedRate),
 						`${summary.saturatedP99} ms`,
-						Number.isFinite(summary.cpuPerCall) ? `${summary.cpuPerCall.toFixed(1)} ms` : '–',
+						formatCpuPerCall(summary.cpuPerCall),
 						formatCount(summary.requests),
 						formatCount(summary.failures),
 					]),
