@@ -483,14 +483,29 @@ export class N8nInstance {
 		return executions;
 	}
 
-	/** Waits until a workflow has at least `count` finished executions (any status) and returns them. */
+	/**
+	 * Waits until a workflow has at least `count` finished executions (any status) and returns them.
+	 * On a timeout the error lists every execution seen and ends with the tails of the server's and
+	 * the worker's logs, so that a failure in CI, where the instance folder is gone, can be read.
+	 */
 	async waitForExecutions(workflowId: string, count: number, timeoutMs = 60_000): Promise<ExecutionSummary[]> {
-		return waitFor(`${count} finished execution(s) of workflow ${workflowId}`, async () => {
-			const executions = (await this.executions(workflowId)).filter(
-				(execution) => !['new', 'running', 'waiting'].includes(execution.status),
+		let seen: ExecutionSummary[] = [];
+		try {
+			return await waitFor(`${count} finished execution(s) of workflow ${workflowId}`, async () => {
+				seen = await this.executions(workflowId);
+				const finished = seen.filter((execution) => !['new', 'running', 'waiting'].includes(execution.status));
+				return finished.length >= count ? finished : undefined;
+			}, { timeoutMs, intervalMs: 500 });
+		} catch (error) {
+			const executions = seen
+				.map((execution) => `  #${execution.id} ${execution.mode} ${execution.status}, started ${execution.startedAt}, stopped ${execution.stoppedAt ?? '-'}`)
+				.join('\n');
+			const logs = [`n8n server log (last 60 lines):\n${tailOfFile(this.serverLog, 60)}`];
+			if (this.queue) logs.push(`n8n worker log (last 60 lines):\n${tailOfFile(this.workerLog, 60)}`);
+			throw new Error(
+				`${(error as Error).message} at ${new Date().toISOString()}\nexecutions seen:\n${executions || '  none'}\n${logs.join('\n')}`,
 			);
-			return executions.length >= count ? executions : undefined;
-		}, { timeoutMs, intervalMs: 500 });
+		}
 	}
 
 	/** Stops the worker, the server and Redis; the user folder stays, so start() can reopen it. */
