@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 
 import { N8nInstance, nodeOutput, type ExecutionSummary } from '../../scripts/lib/n8n';
 import { RECORD_TYPES, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { callApi, control, storedFields } from '../sandbox/control';
 import { readSetup, runtimesUnderTest, workflow } from './harness';
 import {
 	createReportsCredential,
@@ -10,7 +11,6 @@ import {
 	requestsPerPoll,
 	waitForReportRequests,
 } from './polling';
-import { callApi, control, storedFields } from './service';
 
 const { packed } = readSetup();
 

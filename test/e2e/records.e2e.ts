@@ -14,8 +14,9 @@ import {
 	TOKENS,
 	type Sandbox,
 } from '../sandbox/server';
+import { control, storedFields } from '../sandbox/control';
+import { startConcurrencyProbe, type ConcurrencyProbe } from './concurrencyProbe';
 import { manualTrigger, readSetup, runtimesUnderTest, workflow, type NodeSpec } from './harness';
-import { control, startConcurrencyProbe, storedFields, type ConcurrencyProbe } from './service';
 
 const { packed } = readSetup();
 

@@ -6,6 +6,7 @@
  */
 import { N8nInstance, nodeOutput, type ExecutionSummary, type WorkflowJson } from '../../scripts/lib/n8n';
 import { BANK_COLUMNS, generateBankRows, RECORD_TYPES, startSandbox, type Sandbox } from '../sandbox/server';
+import { callApi, control, sendWebhook, storedFields, type ServiceAuth } from '../sandbox/control';
 import { readSetup, runtimesUnderTest, workflow } from './harness';
 import {
 	createReportsCredential,
@@ -14,7 +15,6 @@ import {
 	requestsPerPoll,
 	waitForReportRequests,
 } from './polling';
-import { callApi, control, sendWebhook, storedFields, type ServiceAuth } from './service';
 
 const { packed } = readSetup();
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import { Records } from '../../nodes/Records/Records.node';
 import { runNode, type RecordsCredentialData } from '../harness/n8n';
+import { addFaults } from '../sandbox/control';
 import { SEED_CLIENTS, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
 
 let sandbox: Sandbox;
@@ -110,10 +111,7 @@ describe('Client → Get Many against the sandbox', () => {
 	});
 
 	it('fails the run on a service error when Continue On Fail is off', async () => {
-		await fetch(`${sandbox.baseUrl}/__sandbox/faults`, {
-			method: 'POST',
-			body: JSON.stringify({ route: 'clients', status: 500 }),
-		});
+		await addFaults(sandbox, { route: 'clients', status: 500 });
 		const { items, error } = await getMany({ returnAll: true, options: { retryAttempts: 1 } });
 
 		expect(items).toEqual([]);

@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { testCredential } from '../harness/n8n';
+import { addFaults } from '../sandbox/control';
 import { RECORD_TYPES, REPORTS, TOKENS, startSandbox, type Sandbox } from '../sandbox/server';
 
 const REFUSED =
@@ -183,11 +184,7 @@ describe('credential test', () => {
 			await testCredential({ baseUrl: sandbox.baseUrl, token }),
 			await testCredential({ baseUrl: sandbox.baseUrl, token: TOKENS.expired, allowHttp: true }),
 		];
-		await fetch(`${sandbox.baseUrl}/__sandbox/faults`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ route: 'report', status: 500 }),
-		});
+		await addFaults(sandbox, { route: 'report', status: 500 });
 		outcomes.push(await testCredential({ baseUrl: sandbox.baseUrl, token, allowHttp: true }));
 
 		expect(outcomes.map((outcome) => outcome.status)).toEqual(['Error', 'Error', 'Error', 'Error']);

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import { Records } from '../../nodes/Records/Records.node';
 import { runNode, type RecordsCredentialData } from '../harness/n8n';
+import { addFaults, control } from '../sandbox/control';
 import { RECORD_TYPES, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
 
 let sandbox: Sandbox;
@@ -34,9 +35,7 @@ function expectNoToken(value: unknown, token: string = credentials.token) {
 	expect(JSON.stringify(value)).not.toContain(token);
 }
 
-async function addFault(rule: Record<string, unknown>) {
-	await fetch(`${sandbox.baseUrl}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
-}
+const addFault = (rule: Record<string, unknown>) => addFaults(sandbox, rule);
 
 /** A plain HTTP service for answers the sandbox never gives; records what reached it. */
 async function startService(
@@ -93,10 +92,7 @@ describe('Custom API Call: CRUD over records', () => {
 	});
 
 	it('POST creates a record in a register from the JSON body, with a path typed with Unicode', async () => {
-		await fetch(`${sandbox.baseUrl}/__sandbox/record-types`, {
-			method: 'POST',
-			body: JSON.stringify({ id: 'úkoly-vlastní', fields: ['Název', 'Poznámka'], keyField: 'Název' }),
-		});
+		await control(sandbox, '/record-types', { id: 'úkoly-vlastní', fields: ['Název', 'Poznámka'], keyField: 'Název' });
 		const body = { Název: 'Nový úkol', Poznámka: 'vytvořeno přes API' };
 		const { items, error } = await call({
 			method: 'POST',

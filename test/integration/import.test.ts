@@ -6,6 +6,7 @@ import { getGlobalState, setGlobalState, type IDataObject } from 'n8n-workflow';
 
 import { Records } from '../../nodes/Records/Records.node';
 import { runNode, type RecordsCredentialData } from '../harness/n8n';
+import { control } from '../sandbox/control';
 import { startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
 
 let sandbox: Sandbox;
@@ -363,10 +364,7 @@ describe('dates and the timezone', () => {
 
 describe('record types and responses', () => {
 	it('imports into a custom record type, also given as a pasted import address', async () => {
-		await fetch(`${sandbox.baseUrl}/__sandbox/record-types`, {
-			method: 'POST',
-			body: JSON.stringify({ id: 'zakázky-2026', fields: ['Číslo zakázky', 'Zákazník'], keyField: 'Číslo zakázky' }),
-		});
+		await control(sandbox, '/record-types', { id: 'zakázky-2026', fields: ['Číslo zakázky', 'Zákazník'], keyField: 'Číslo zakázky' });
 
 		const { items, error } = await importRecords(
 			{ recordTypeId: 'https://records.example.com/api/3p/import/zak%C3%A1zky-2026' },

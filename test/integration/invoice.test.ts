@@ -1,5 +1,6 @@
 import { Records } from '../../nodes/Records/Records.node';
 import { runNode, type RecordsCredentialData } from '../harness/n8n';
+import { addFaults } from '../sandbox/control';
 import { startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
 
 let sandbox: Sandbox;
@@ -25,9 +26,7 @@ function create(parameters: Record<string, unknown>, extra: Partial<Parameters<t
 	});
 }
 
-async function addFault(rule: Record<string, unknown>) {
-	await fetch(`${sandbox.baseUrl}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
-}
+const addFault = (rule: Record<string, unknown>) => addFaults(sandbox, rule);
 
 describe('Invoice → Create against the sandbox', () => {
 	it('creates the invoice and outputs what the service created', async () => {

@@ -22,6 +22,7 @@ import {
 	type RetryPolicy,
 } from '../../nodes/Records/transport';
 import { runNode, type RecordsCredentialData, type RunNodeResult } from '../harness/n8n';
+import { addFaults as addSandboxFaults } from '../sandbox/control';
 import { RECORD_TYPES, REPORTS, TOKENS, startSandbox, type Sandbox } from '../sandbox/server';
 
 const transportProbe: INodeType = {
@@ -102,14 +103,7 @@ function credentials(token: string): RecordsCredentialData {
 	return { baseUrl: sandbox.baseUrl, token, allowHttp: true };
 }
 
-async function addFaults(...rules: IDataObject[]): Promise<void> {
-	const response = await fetch(`${sandbox.baseUrl}/__sandbox/faults`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(rules),
-	});
-	expect(response.status).toBe(200);
-}
+const addFaults = (...rules: IDataObject[]) => addSandboxFaults(sandbox, ...rules);
 
 /** Requests the sandbox received on one route (import, report, …), whatever their outcome. */
 function requestsTo(route: string): number {

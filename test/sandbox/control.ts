@@ -1,11 +1,10 @@
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
-import type { Sandbox } from '../sandbox/server';
+import type { Sandbox } from './server';
 
 /**
- * The Records service's side of the end-to-end tests: the sandbox's control endpoints and its
- * outbound "call API" actions and webhooks (spec §4.3, §6), fired at a real n8n.
+ * The Records service's side, as the integration and end-to-end tests drive it: the sandbox's
+ * control endpoints (`/__sandbox/...`) and its outbound "call API" actions and webhooks (spec §4.3,
+ * §6). Every request fails the test when the sandbox refuses it, so a mistyped fault rule or record
+ * type cannot pass unnoticed.
  */
 
 async function postJson<T>(url: string, body: unknown): Promise<T> {
@@ -19,9 +18,14 @@ async function postJson<T>(url: string, body: unknown): Promise<T> {
 	return JSON.parse(text) as T;
 }
 
-/** A control request (`/__sandbox/...`), e.g. defining a report or appending rows to it. */
+/** A control request, e.g. defining a report, appending rows to it, adding a record type or a fault rule. */
 export async function control<T = unknown>(sandbox: Sandbox, path: string, body: unknown): Promise<T> {
 	return await postJson<T>(`${sandbox.baseUrl}/__sandbox${path}`, body);
+}
+
+/** Adds fault rules (`POST /__sandbox/faults`, see README.md). */
+export async function addFaults(sandbox: Sandbox, ...rules: Array<Record<string, unknown>>): Promise<void> {
+	await control(sandbox, '/faults', rules);
 }
 
 /** What the sandbox reports after performing a call API action. */
@@ -50,7 +54,7 @@ export type ServiceAuth =
 	| { type: 'basic'; username: string; password: string }
 	| { type: 'oauth2'; accessToken: string };
 
-/** The service performs a workflow "call API" action (see test/sandbox/README.md for the fields). */
+/** The service performs a workflow "call API" action (see README.md for the fields). */
 export async function callApi(sandbox: Sandbox, action: Record<string, unknown>): Promise<CallOutcome> {
 	return await postJson<CallOutcome>(`${sandbox.baseUrl}/__sandbox/outbound/call`, action);
 }
@@ -65,47 +69,4 @@ export function storedFields(sandbox: Sandbox, recordTypeId: string, key: string
 	const record = sandbox.state.findRecordByKey(recordTypeId, key);
 	if (!record) throw new Error(`The sandbox holds no ${recordTypeId} record with the key ${key}`);
 	return { ...record.fields };
-}
-
-/** A pass-through proxy in front of the sandbox that counts how many requests were in flight at once. */
-export interface ConcurrencyProbe {
-	baseUrl: string;
-	/** The most requests that were open at the same moment since the last reset. */
-	maxInFlight(): number;
-	reset(): void;
-	close(): Promise<void>;
-}
-
-export async function startConcurrencyProbe(targetBaseUrl: string): Promise<ConcurrencyProbe> {
-	let inFlight = 0;
-	let maxInFlight = 0;
-	const server: Server = createServer((incoming, outgoing) => {
-		inFlight++;
-		maxInFlight = Math.max(maxInFlight, inFlight);
-		outgoing.once('close', () => inFlight--);
-		const upstream = request(
-			`${targetBaseUrl}${incoming.url ?? '/'}`,
-			{ method: incoming.method, headers: incoming.headers },
-			(answer) => {
-				outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-				answer.pipe(outgoing);
-			},
-		);
-		upstream.once('error', () => outgoing.destroy());
-		incoming.pipe(upstream);
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		baseUrl: `http://127.0.0.1:${port}`,
-		maxInFlight: () => maxInFlight,
-		reset: () => {
-			maxInFlight = inFlight;
-		},
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.closeAllConnections();
-				server.close(() => resolve());
-			}),
-	};
 }
