@@ -11,73 +11,31 @@ import { RecordsTriggerBearerAuthApi } from '../../credentials/RecordsTriggerBea
 import { RecordsTrigger } from '../../nodes/RecordsTrigger/RecordsTrigger.node';
 import {
 	RESPOND_TO_WEBHOOK_STAND_IN,
-	startWebhookHost,
+	hostWebhooksAgainstSandbox,
 	transformNode,
 	type DownstreamNode,
 	type RespondParameters,
 	type WebhookHost,
 	type WebhookHostOptions,
 } from '../harness/webhook';
-import { RECORD_TYPES, startSandbox, type Sandbox } from '../sandbox/server';
+import { callApi, sendWebhook, storedFields } from '../sandbox/control';
+import { RECORD_TYPES } from '../sandbox/server';
 
 const INVOICES = RECORD_TYPES.receivedInvoices;
 const INVOICE_KEY = 'FP-2026-0001';
 const BASIC = { user: 'records-service', password: 'S3cret heslo čšž' };
 const TOKEN = 'oauth2-access-token.4f9c2a7e1b';
 
-interface CallOutcome {
-	ok: boolean;
-	status: number | null;
-	headers: Record<string, string>;
-	body: string | null;
-	parsed: unknown;
-	mapped: Record<string, string>;
-	unmapped: string[];
-	error?: string;
-}
+const hosting = hostWebhooksAgainstSandbox();
 
-let sandbox: Sandbox;
-let host: WebhookHost | undefined;
+const outboundCall = (action: IDataObject) => callApi(hosting.sandbox, action);
+const outboundWebhook = (webhook: IDataObject) => sendWebhook(hosting.sandbox, webhook);
+const storedInvoice = (key = INVOICE_KEY) => storedFields(hosting.sandbox, INVOICES, key);
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, quiet: true, bankRows: 10 });
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
-afterEach(async () => {
-	// Every refusal is an answer of the node's own; none may come from the node failing.
-	const errors = host?.webhookErrors ?? [];
-	await host?.close();
-	host = undefined;
-	expect(errors).toEqual([]);
-});
-
-async function postJson<T>(url: string, body: unknown): Promise<T> {
-	const response = await fetch(url, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-	});
-	const text = await response.text();
-	if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${text}`);
-	return JSON.parse(text) as T;
-}
-
-const outboundCall = (input: IDataObject) => postJson<CallOutcome>(`${sandbox.baseUrl}/__sandbox/outbound/call`, input);
-const outboundWebhook = (input: IDataObject) => postJson<CallOutcome>(`${sandbox.baseUrl}/__sandbox/outbound/webhook`, input);
-
-async function storedInvoice(key = INVOICE_KEY): Promise<Record<string, string>> {
-	const response = await fetch(`${sandbox.baseUrl}/__sandbox/records/${INVOICES}`);
-	const { records } = (await response.json()) as { records: Array<{ fields: Record<string, string> }> };
-	const record = records.find((candidate) => candidate.fields['Interní číslo'] === key);
-	if (!record) throw new Error(`No invoice ${key}`);
-	return record.fields;
-}
-
-const recordId = (key = INVOICE_KEY) => sandbox.state.findRecordByKey(INVOICES, key)?.id as string;
+const recordId = (key = INVOICE_KEY) => hosting.sandbox.state.findRecordByKey(INVOICES, key)?.id as string;
 
 async function start(parameters: INodeParameters, extra: Partial<WebhookHostOptions> = {}): Promise<WebhookHost> {
-	host = await startWebhookHost({
+	return await hosting.start({
 		nodeType: new RecordsTrigger(),
 		parameters,
 		credentials: [
@@ -86,12 +44,11 @@ async function start(parameters: INodeParameters, extra: Partial<WebhookHostOpti
 		],
 		...extra,
 	});
-	return host;
 }
 
 /** The trigger's emitted JSON of execution `index`, once its run finished. */
 async function emitted(index = 0): Promise<IDataObject> {
-	const execution = host?.executions[index];
+	const execution = hosting.host?.executions[index];
 	if (!execution) throw new Error(`No execution ${index}`);
 	await execution.run;
 	return execution.items[0].json;
@@ -119,8 +76,8 @@ describe('workflow call API actions', () => {
 
 		expect(outcome).toMatchObject({ ok: true, status: 200, unmapped: [] });
 		expect(outcome.headers['content-type']).toBe('application/json; charset=utf-8');
-		expect(await storedInvoice()).toMatchObject({ Stav: 'Přijato v n8n', Popis: 'FP' });
-		expect(host?.executions).toHaveLength(1);
+		expect(storedInvoice()).toMatchObject({ Stav: 'Přijato v n8n', Popis: 'FP' });
+		expect(hosting.host?.executions).toHaveLength(1);
 		expect(await emitted()).toEqual({
 			event: null,
 			method: 'POST',
@@ -153,7 +110,7 @@ describe('workflow call API actions', () => {
 		expect(outcome.body).toBe(
 			'<?xml version="1.0" encoding="UTF-8"?><response><status>Zpracováno</status><detail><code>A1</code></detail></response>',
 		);
-		expect(await storedInvoice()).toMatchObject({ Stav: 'Zpracováno', Projekt: 'A1' });
+		expect(storedInvoice()).toMatchObject({ Stav: 'Zpracováno', Projekt: 'A1' });
 		expect(await emitted()).toMatchObject({
 			method: 'PUT',
 			format: 'xml',
@@ -200,14 +157,14 @@ describe('PING', () => {
 		const { webhookUrl } = await start({});
 		const outcome = await outboundCall({ url: webhookUrl, method: 'PING' });
 		expect(outcome).toMatchObject({ ok: true, status: 200 });
-		expect(host?.executions).toHaveLength(0);
+		expect(hosting.host?.executions).toHaveLength(0);
 	});
 
 	it('answers a PING sent as GET with a small status document', async () => {
 		const { webhookUrl } = await start({});
 		const outcome = await outboundCall({ url: webhookUrl, method: 'PING', pingMethod: 'GET' });
 		expect(outcome).toMatchObject({ ok: true, status: 200, parsed: { status: 'ok' } });
-		expect(host?.executions).toHaveLength(0);
+		expect(hosting.host?.executions).toHaveLength(0);
 	});
 
 	it('starts the workflow on PING when asked to', async () => {
@@ -220,7 +177,7 @@ describe('PING', () => {
 		const { webhookUrl } = await start({ authentication: 'basicAuth' });
 		const response = await fetch(webhookUrl, { method: 'OPTIONS' });
 		expect(response.status).toBe(204);
-		expect(host?.executions).toHaveLength(0);
+		expect(hosting.host?.executions).toHaveLength(0);
 	});
 });
 
@@ -241,7 +198,7 @@ describe('authentication of the service', () => {
 		expect(missing.headers['www-authenticate']).toMatch(/^Basic realm=/);
 		expect(missing.parsed).toMatchObject({ code: 'unauthorized', message: expect.stringMatching(/auth to BASIC/) });
 		expect(wrong.parsed).toMatchObject({ message: 'The credentials sent do not match those stored in the Records Trigger.' });
-		expect(host?.executions).toHaveLength(1);
+		expect(hosting.host?.executions).toHaveLength(1);
 		for (const outcome of [right, wrong, missing, bearer]) expect(outcome.body ?? '').not.toContain(BASIC.password);
 		expect(JSON.stringify(await emitted())).not.toContain(BASIC.password);
 	});
@@ -255,7 +212,7 @@ describe('authentication of the service', () => {
 
 		expect([right.status, wrong.status, missing.status]).toEqual([200, 401, 401]);
 		expect(wrong.headers['www-authenticate']).toBe('Bearer realm="Records Trigger", error="invalid_token"');
-		expect(host?.executions).toHaveLength(1);
+		expect(hosting.host?.executions).toHaveLength(1);
 		const item = await emitted();
 		expect(item.headers).toMatchObject({ 'content-type': 'application/json; charset=utf-8' });
 		expect(item.headers).not.toHaveProperty('authorization');
@@ -271,7 +228,7 @@ describe('authentication of the service', () => {
 
 	it('refuses activation when the credential cannot authenticate anything, naming the problem', async () => {
 		await expect(
-			startWebhookHost({
+			hosting.start({
 				nodeType: new RecordsTrigger(),
 				parameters: { authentication: 'basicAuth' },
 				credentials: [{ type: new RecordsTriggerBasicAuthApi(), data: { user: 'a:b', password: 'x' } }],
@@ -309,7 +266,7 @@ describe('service webhooks and the event filter', () => {
 		expect(JSON.parse(ignored.body ?? '')).toMatchObject({ status: 'ignored', event: 'invoice.created' });
 		const call = await outboundCall({ url: webhookUrl, method: 'POST', body: { invoice: 'x' } });
 		expect(call.parsed).toMatchObject({ status: 'ignored', event: null });
-		expect(host?.executions).toHaveLength(0);
+		expect(hosting.host?.executions).toHaveLength(0);
 
 		await outboundWebhook({ url: webhookUrl, event: 'invoice.overdue' });
 		expect(await emitted(0)).toMatchObject({ event: 'invoice.overdue' });
@@ -319,7 +276,7 @@ describe('service webhooks and the event filter', () => {
 		const { webhookUrl } = await start({ events: ['(no event)'] });
 		await outboundWebhook({ url: webhookUrl, event: 'invoice.paid' });
 		await outboundCall({ url: webhookUrl, method: 'POST', body: { invoice: 'x' } });
-		expect(host?.executions).toHaveLength(1);
+		expect(hosting.host?.executions).toHaveLength(1);
 		expect(await emitted(0)).toMatchObject({ event: null, body: { invoice: 'x' } });
 	});
 
@@ -353,7 +310,7 @@ describe('respond modes, mapped back into the record', () => {
 			],
 		});
 		expect(outcome).toMatchObject({ ok: true, unmapped: [] });
-		expect(await storedInvoice()).toMatchObject({ Partner: 'ACME for 2026010045', 'Specifický symbol': '27074358' });
+		expect(storedInvoice()).toMatchObject({ Partner: 'ACME for 2026010045', 'Specifický symbol': '27074358' });
 	});
 
 	it('When Last Node Finishes: answers an XML call in XML through Property Name and Response Content-Type', async () => {
@@ -375,7 +332,7 @@ describe('respond modes, mapped back into the record', () => {
 			mapping: [{ from: 'name', to: 'Partner' }],
 		});
 		expect(outcome.headers['content-type']).toBe('application/xml; charset=utf-8');
-		expect(await storedInvoice()).toMatchObject({ Partner: 'ACME XML s.r.o.' });
+		expect(storedInvoice()).toMatchObject({ Partner: 'ACME XML s.r.o.' });
 	});
 
 	it('Respond to Webhook (version 1): answers with what that node sends', async () => {
@@ -392,7 +349,7 @@ describe('respond modes, mapped back into the record', () => {
 			mapping: [{ from: 'company.name', to: 'Partner' }],
 		});
 		expect(outcome).toMatchObject({ status: 201, unmapped: [] });
-		expect(await storedInvoice()).toMatchObject({ Partner: 'ACME for 42' });
+		expect(storedInvoice()).toMatchObject({ Partner: 'ACME for 42' });
 	});
 
 	it('Respond to Webhook (version 1): an XML answer as text with an XML Content-Type', async () => {
@@ -418,7 +375,7 @@ describe('respond modes, mapped back into the record', () => {
 			mapping: [{ from: 'state', to: 'Stav' }],
 		});
 		expect(outcome).toMatchObject({ status: 200, unmapped: [] });
-		expect(await storedInvoice()).toMatchObject({ Stav: 'Schváleno' });
+		expect(storedInvoice()).toMatchObject({ Stav: 'Schváleno' });
 	});
 
 	it('refuses activation when Respond says "Using a Respond Node" but no node answers, or a Respond to Webhook node would refuse to', async () => {
@@ -427,15 +384,15 @@ describe('respond modes, mapped back into the record', () => {
 			parameters: { responseMode: 'responseNode' },
 			downstream,
 		});
-		await expect(startWebhookHost(options([]))).rejects.toThrow(/no node after the Records Trigger answers the call/);
-		await expect(startWebhookHost(options([respondWith({ respondWith: 'noData' }, 1.5)]))).rejects.toThrow(
+		await expect(hosting.start(options([]))).rejects.toThrow(/no node after the Records Trigger answers the call/);
+		await expect(hosting.start(options([respondWith({ respondWith: 'noData' }, 1.5)]))).rejects.toThrow(
 			/is at version 1.5.*Replace it with a Records node set to Workflow Call → Respond to Call/,
 		);
 	});
 
 	it('refuses activation when a Respond to Webhook node would be ignored', async () => {
 		await expect(
-			startWebhookHost({
+			hosting.start({
 				nodeType: new RecordsTrigger(),
 				parameters: { responseMode: 'onReceived' },
 				downstream: [respondWith({ respondWith: 'noData' })],
@@ -458,7 +415,7 @@ describe('bad and hostile bodies: a clear refusal and no execution', () => {
 		const { webhookUrl } = await start({});
 		const outcome = await raw(webhookUrl, 'application/json', '{"invoice": "FP-1",');
 		expect(outcome.status).toBe(422);
-		expect(host?.executions).toHaveLength(0);
+		expect(hosting.host?.executions).toHaveLength(0);
 	});
 
 	it('malformed JSON the node reads itself: 400 with the parser\'s reason', async () => {
@@ -466,14 +423,14 @@ describe('bad and hostile bodies: a clear refusal and no execution', () => {
 		const outcome = await raw(webhookUrl, 'application/json', '{"invoice": "FP-1",');
 		expect(outcome.status).toBe(400);
 		expect(outcome.parsed).toMatchObject({ code: 'invalid_json', message: expect.stringMatching(/not valid JSON \(.+\)/) });
-		expect(host?.executions).toHaveLength(0);
+		expect(hosting.host?.executions).toHaveLength(0);
 	});
 
 	it('malformed JSON without a JSON Content-Type (n8n passes it on): 400 from the node', async () => {
 		const { webhookUrl } = await start({});
 		const outcome = await raw(webhookUrl, 'application/octet-stream', '{"invoice": ');
 		expect(outcome).toMatchObject({ status: 400, parsed: { code: 'invalid_json' } });
-		expect(host?.executions).toHaveLength(0);
+		expect(hosting.host?.executions).toHaveLength(0);
 	});
 
 	it('malformed XML: 400 in XML naming line and column', async () => {
@@ -484,7 +441,7 @@ describe('bad and hostile bodies: a clear refusal and no execution', () => {
 		expect(outcome.parsed).toMatchObject({
 			error: { code: 'invalid_xml', message: expect.stringMatching(/Expected <\/number> but found <\/numbr> \(line 2/) },
 		});
-		expect(host?.executions).toHaveLength(0);
+		expect(hosting.host?.executions).toHaveLength(0);
 	});
 
 	it.each([
@@ -495,7 +452,7 @@ describe('bad and hostile bodies: a clear refusal and no execution', () => {
 		const own = await raw(webhookUrl, 'application/xml', body);
 		expect(own.status).toBe(400);
 		expect(JSON.stringify(own.parsed)).toMatch(/DOCTYPE declarations are not accepted/);
-		await host?.close();
+		await hosting.host?.close();
 
 		// Under n8n, a body with an XML Content-Type is parsed by n8n first: its parser expands no
 		// entities, refusing some documents itself (422) and passing others on, which the node then
@@ -506,7 +463,7 @@ describe('bad and hostile bodies: a clear refusal and no execution', () => {
 		expect([400, 422]).toContain(byN8n.status);
 		expect(byNode).toMatchObject({ status: 400 });
 		expect(JSON.stringify(byNode.parsed)).toMatch(/DOCTYPE/);
-		expect(host?.executions).toHaveLength(0);
+		expect(hosting.host?.executions).toHaveLength(0);
 	});
 
 	it.each(['n8n', 'node'] as const)('an oversized body is refused with 413 (body read by %s)', async (bodyReading) => {
@@ -515,11 +472,11 @@ describe('bad and hostile bodies: a clear refusal and no execution', () => {
 		const outcome = await raw(webhookUrl, 'application/json', big);
 		expect(outcome.status).toBe(413);
 		expect(outcome.parsed).toMatchObject({ code: 'payload_too_large', message: expect.stringMatching(/larger than the 512 KB/) });
-		expect(host?.executions).toHaveLength(0);
+		expect(hosting.host?.executions).toHaveLength(0);
 
 		const fits = await raw(webhookUrl, 'application/json', JSON.stringify({ data: 'x'.repeat(400 * 1024) }));
 		expect(fits.status).toBe(200);
-		expect(host?.executions).toHaveLength(1);
+		expect(hosting.host?.executions).toHaveLength(1);
 	});
 
 	it('a body in an undeclared encoding is refused instead of being corrupted', async () => {
@@ -531,7 +488,7 @@ describe('bad and hostile bodies: a clear refusal and no execution', () => {
 		});
 		expect(response.status).toBe(400);
 		expect(await response.json()).toMatchObject({ code: 'invalid_encoding' });
-		expect(host?.executions).toHaveLength(0);
+		expect(hosting.host?.executions).toHaveLength(0);
 	});
 });
 
@@ -557,7 +514,7 @@ describe('options', () => {
 		const outcome = await outboundCall({ url: webhookUrl, method: 'POST', body: { a: 1 } });
 		expect(outcome.status).toBe(500);
 		expect(outcome.parsed).toMatchObject({ code: 'response_body_invalid', message: expect.stringMatching(/Response Body could not be computed/) });
-		expect(host?.executions).toHaveLength(0);
+		expect(hosting.host?.executions).toHaveLength(0);
 	});
 
 	it('answers with the configured status code', async () => {

@@ -9,65 +9,25 @@ import { Records } from '../../nodes/Records/Records.node';
 import { RecordsTrigger } from '../../nodes/RecordsTrigger/RecordsTrigger.node';
 import { runNode } from '../harness/n8n';
 import {
-	startWebhookHost,
+	hostWebhooksAgainstSandbox,
 	transformNode,
 	type DownstreamNode,
-	type WebhookHost,
 	type WebhookHostOptions,
 } from '../harness/webhook';
-import { RECORD_TYPES, startSandbox, type Sandbox } from '../sandbox/server';
+import { callApi, storedFields } from '../sandbox/control';
+import { RECORD_TYPES } from '../sandbox/server';
 
 const INVOICES = RECORD_TYPES.receivedInvoices;
 const INVOICE_KEY = 'FP-2026-0001';
 const RESPOND_NODE = 'Respond to Call';
 
-interface CallOutcome {
-	ok: boolean;
-	status: number | null;
-	headers: Record<string, string>;
-	body: string | null;
-	parsed: unknown;
-	mapped: Record<string, string>;
-	unmapped: string[];
-}
-
-let sandbox: Sandbox;
-let host: WebhookHost | undefined;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, quiet: true, bankRows: 10 });
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
-afterEach(async () => {
-	const errors = host?.webhookErrors ?? [];
-	await host?.close();
-	host = undefined;
-	expect(errors).toEqual([]);
-});
-
-async function outboundCall(input: IDataObject): Promise<CallOutcome> {
-	const response = await fetch(`${sandbox.baseUrl}/__sandbox/outbound/call`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(input),
-	});
-	const text = await response.text();
-	if (response.status !== 200) throw new Error(`The sandbox answered ${response.status}: ${text}`);
-	return JSON.parse(text) as CallOutcome;
-}
+const hosting = hostWebhooksAgainstSandbox();
 
 /** A call API action on the invoice, mapping fields of the answer into it. */
 const callOnInvoice = (webhookUrl: string, call: IDataObject) =>
-	outboundCall({ url: webhookUrl, method: 'POST', recordTypeId: INVOICES, recordKey: INVOICE_KEY, ...call });
+	callApi(hosting.sandbox, { url: webhookUrl, method: 'POST', recordTypeId: INVOICES, recordKey: INVOICE_KEY, ...call });
 
-async function storedInvoice(): Promise<Record<string, string>> {
-	const response = await fetch(`${sandbox.baseUrl}/__sandbox/records/${INVOICES}`);
-	const { records } = (await response.json()) as { records: Array<{ fields: Record<string, string> }> };
-	const record = records.find((candidate) => candidate.fields['Interní číslo'] === INVOICE_KEY);
-	if (!record) throw new Error(`No invoice ${INVOICE_KEY}`);
-	return record.fields;
-}
+const storedInvoice = () => storedFields(hosting.sandbox, INVOICES, INVOICE_KEY);
 
 function respondToCall(parameters: INodeParameters, extra: Partial<DownstreamNode> = {}): DownstreamNode {
 	return {
@@ -79,18 +39,17 @@ function respondToCall(parameters: INodeParameters, extra: Partial<DownstreamNod
 }
 
 async function start(downstream: DownstreamNode[], parameters: INodeParameters = {}, extra: Partial<WebhookHostOptions> = {}) {
-	host = await startWebhookHost({
+	return await hosting.start({
 		nodeType: new RecordsTrigger(),
 		parameters: { responseMode: 'responseNode', ...parameters },
 		downstream,
 		...extra,
 	});
-	return host;
 }
 
 /** The finished run of execution `index`. */
 async function finishedRun(index = 0): Promise<IRun> {
-	const execution = host?.executions[index];
+	const execution = hosting.host?.executions[index];
 	if (!execution) throw new Error(`No execution ${index}`);
 	return await execution.run;
 }
@@ -128,7 +87,7 @@ describe('answers with the Records node, mapped back into the record', () => {
 			company: { name: 'ACME for 2026010045', ico: '27074358' },
 			state: 'Ověřeno',
 		});
-		expect(await storedInvoice()).toMatchObject({
+		expect(storedInvoice()).toMatchObject({
 			Partner: 'ACME for 2026010045',
 			'Specifický symbol': '27074358',
 			Stav: 'Ověřeno',
@@ -165,12 +124,12 @@ describe('answers with the Records node, mapped back into the record', () => {
 		expect(outcome.body).toBe(
 			'<?xml version="1.0" encoding="UTF-8"?><response><status>Ověřeno</status><detail><partner>ACME for 2026010045</partner><code>A1</code></detail></response>',
 		);
-		expect(await storedInvoice()).toMatchObject({ Stav: 'Ověřeno', Partner: 'ACME for 2026010045', Projekt: 'A1' });
+		expect(storedInvoice()).toMatchObject({ Stav: 'Ověřeno', Partner: 'ACME for 2026010045', Projekt: 'A1' });
 	});
 
 	it('a GET without a body that asks for XML (Accept) is answered in XML', async () => {
 		const { webhookUrl } = await start([respondToCall({ respondWith: 'json', responseBody: '{ "status": "Zaplaceno" }' })]);
-		const outcome = await outboundCall({
+		const outcome = await callApi(hosting.sandbox, {
 			url: webhookUrl,
 			method: 'GET',
 			format: 'xml',
@@ -179,7 +138,7 @@ describe('answers with the Records node, mapped back into the record', () => {
 			mapping: [{ from: 'status', to: 'Stav' }],
 		});
 		expect(outcome.body).toBe('<?xml version="1.0" encoding="UTF-8"?><response><status>Zaplaceno</status></response>');
-		expect(await storedInvoice()).toMatchObject({ Stav: 'Zaplaceno' });
+		expect(storedInvoice()).toMatchObject({ Stav: 'Zaplaceno' });
 	});
 
 	it('answers with the chosen status code and headers; a Content-Type header replaces the format\'s', async () => {
@@ -203,7 +162,7 @@ describe('answers with the Records node, mapped back into the record', () => {
 		expect(outcome).toMatchObject({ ok: true, status: 201, unmapped: [] });
 		expect(outcome.headers['x-records-result']).toBe('created');
 		expect(outcome.headers['content-type']).toBe('application/vnd.records+json; charset=utf-8');
-		expect(await storedInvoice()).toMatchObject({ Stav: 'Přijato' });
+		expect(storedInvoice()).toMatchObject({ Stav: 'Přijato' });
 	});
 
 	it('Format JSON or XML overrides the call\'s format, XML under the chosen root element', async () => {
@@ -213,8 +172,8 @@ describe('answers with the Records node, mapped back into the record', () => {
 		const json = await callOnInvoice(webhookUrl, { format: 'xml', body: { a: '1' }, mapping: [{ from: 'status', to: 'Stav' }] });
 		expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
 		expect(json.body).toBe('{"status":"OK"}');
-		expect(await storedInvoice()).toMatchObject({ Stav: 'OK' });
-		await host?.close();
+		expect(storedInvoice()).toMatchObject({ Stav: 'OK' });
+		await hosting.host?.close();
 
 		const { webhookUrl: xmlUrl } = await start([
 			respondToCall({
@@ -226,7 +185,7 @@ describe('answers with the Records node, mapped back into the record', () => {
 		]);
 		const xml = await callOnInvoice(xmlUrl, { format: 'json', body: { a: '1' }, mapping: [{ from: 'result.status', to: 'Popis' }] });
 		expect(xml.body).toBe('<?xml version="1.0" encoding="UTF-8"?><result id="7"><status>OK &amp; hotovo</status></result>');
-		expect(await storedInvoice()).toMatchObject({ Popis: 'OK & hotovo' });
+		expect(storedInvoice()).toMatchObject({ Popis: 'OK & hotovo' });
 	});
 
 	it('Text is sent as it is, e.g. XML the workflow built, with the Content-Type set in the headers', async () => {
@@ -240,13 +199,13 @@ describe('answers with the Records node, mapped back into the record', () => {
 		const outcome = await callOnInvoice(webhookUrl, { format: 'xml', body: { a: '1' }, mapping: [{ from: 'state', to: 'Stav' }] });
 		expect(outcome).toMatchObject({ status: 200, body: '<answer><state>Schváleno</state></answer>', unmapped: [] });
 		expect(outcome.headers['content-type']).toBe('application/xml; charset=utf-8');
-		expect(await storedInvoice()).toMatchObject({ Stav: 'Schváleno' });
+		expect(storedInvoice()).toMatchObject({ Stav: 'Schváleno' });
 	});
 });
 
 describe('mistakes: the node fails, and the call gets 500 with what went wrong', () => {
 	it('a header HTTP cannot carry: nothing is mapped into the record, and the service learns why', async () => {
-		const before = await storedInvoice();
+		const before = storedInvoice();
 		const { webhookUrl } = await start([
 			registry,
 			respondToCall({ options: { responseHeaders: { entries: [{ name: 'X-Stav', value: 'Přijato' }] } } }),
@@ -260,7 +219,7 @@ describe('mistakes: the node fails, and the call gets 500 with what went wrong',
 			parsed: { code: 'respond_failed', message: expect.stringMatching(message) },
 		});
 		expect(outcome.headers).not.toHaveProperty('x-stav');
-		expect(await storedInvoice()).toEqual(before);
+		expect(storedInvoice()).toEqual(before);
 		expect((await finishedRun()).data.resultData.error?.message).toMatch(message);
 	});
 
@@ -286,7 +245,7 @@ describe('mistakes: the node fails, and the call gets 500 with what went wrong',
 		]);
 		const outcome = await callOnInvoice(webhookUrl, { body: { a: '1' }, mapping: [{ from: 'status', to: 'Stav' }] });
 		expect(outcome).toMatchObject({ ok: true, status: 200, unmapped: [] });
-		expect(await storedInvoice()).toMatchObject({ Stav: 'Náhradní odpověď' });
+		expect(storedInvoice()).toMatchObject({ Stav: 'Náhradní odpověď' });
 		expect(outputOf(await finishedRun(), RESPOND_NODE)).toEqual([
 			{
 				json: { error: 'Response Code must be a whole number from 100 to 599, not 99' },
