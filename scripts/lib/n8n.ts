@@ -469,7 +469,7 @@ export class N8nInstance {
 		return id;
 	}
 
-	/** Executions of a workflow, newest first, with their data. */
+	/** Executions of a workflow, oldest first (n8n's API lists them newest first), with their data. */
 	async executions(workflowId: string): Promise<ExecutionSummary[]> {
 		const executions: ExecutionSummary[] = [];
 		let cursor: string | undefined;
@@ -480,7 +480,7 @@ export class N8nInstance {
 			executions.push(...page.data);
 			cursor = page.nextCursor ?? undefined;
 		} while (cursor);
-		return executions;
+		return executions.sort((a, b) => Number(a.id) - Number(b.id));
 	}
 
 	/**

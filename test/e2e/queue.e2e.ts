@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 import { N8nInstance, nodeOutput, type ExecutionSummary } from '../../scripts/lib/n8n';
-import { RECORD_TYPES, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { bankTransactionIds, RECORD_TYPES, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
 import { callApi, control, storedFields } from '../sandbox/control';
 import { readSetup, runtimesUnderTest, workflow } from './harness';
 import {
@@ -13,11 +13,6 @@ import {
 } from './polling';
 
 const { packed } = readSetup();
-
-const txIds = (from: number, count: number) =>
-	Array.from({ length: count }, (_, index) => `TX${String(from + index).padStart(8, '0')}`);
-
-const byId = (executions: ExecutionSummary[]) => [...executions].sort((a, b) => Number(a.id) - Number(b.id));
 
 describe.each(runtimesUnderTest())('queue mode (Redis and one worker) in %s', (_title, runtime) => {
 	let sandbox: Sandbox;
@@ -177,7 +172,7 @@ describe.each(runtimesUnderTest())('queue mode (Redis and one worker) in %s', (_
 			{ activate: true },
 		);
 		const emitted = async () =>
-			byId(await n8n.executions(workflowId)).map((execution) =>
+			(await n8n.executions(workflowId)).map((execution) =>
 				nodeOutput(execution, 'New bank rows').map((item) => item.json['ID transakce']),
 			);
 
@@ -188,7 +183,7 @@ describe.each(runtimesUnderTest())('queue mode (Redis and one worker) in %s', (_
 		// The worker finishing an execution must not undo what the main instance remembers: later polls emit nothing again.
 		await waitForReportRequests(sandbox, reportRequests(sandbox), 2 * requestsPerPoll(rows + 2));
 
-		expect(await emitted()).toEqual([txIds(1, rows), txIds(rows + 1, 2)]);
+		expect(await emitted()).toEqual([bankTransactionIds(1, rows), bankTransactionIds(rows + 1, 2)]);
 		expect(executions.map((execution) => [execution.status, ranOnWorker(execution)])).toEqual([
 			['success', true],
 			['success', true],

@@ -4,8 +4,8 @@
  * report polled on n8n's own schedule, across a restart of n8n on the same database. One n8n per
  * runtime serves every test of this file.
  */
-import { N8nInstance, nodeOutput, type ExecutionSummary, type WorkflowJson } from '../../scripts/lib/n8n';
-import { BANK_COLUMNS, generateBankRows, RECORD_TYPES, startSandbox, type Sandbox } from '../sandbox/server';
+import { N8nInstance, nodeOutput, type WorkflowJson } from '../../scripts/lib/n8n';
+import { BANK_COLUMNS, bankTransactionIds, generateBankRows, RECORD_TYPES, startSandbox, type Sandbox } from '../sandbox/server';
 import { callApi, control, sendWebhook, storedFields, type ServiceAuth } from '../sandbox/control';
 import { readSetup, runtimesUnderTest, workflow } from './harness';
 import {
@@ -28,11 +28,6 @@ const PATHS = { approval: 'records/approval', registry: 'records/registry', even
 
 const FEED_REPORT = 'bank-feed';
 const FEED_ROWS = 240;
-const txIds = (from: number, count: number) =>
-	Array.from({ length: count }, (_, index) => `TX${String(from + index).padStart(8, '0')}`);
-
-const byId = (executions: ExecutionSummary[]) => [...executions].sort((a, b) => Number(a.id) - Number(b.id));
-
 describe.each(runtimesUnderTest())('the Records triggers in %s', (_title, runtime) => {
 	let sandbox: Sandbox;
 	let n8n: N8nInstance;
@@ -345,7 +340,7 @@ describe.each(runtimesUnderTest())('the Records triggers in %s', (_title, runtim
 		expect(call).toMatchObject({ ok: true, status: 200, unmapped: [] });
 		expect(storedFields(sandbox, INVOICES, key)).toEqual({ ...before, Stav: 'Přijato' });
 
-		const executions = byId(await n8n.waitForExecutions(workflowIds.events, 2));
+		const executions = await n8n.waitForExecutions(workflowIds.events, 2);
 		expect(executions).toHaveLength(2);
 		expect(executions.map((execution) => execution.status)).toEqual(['success', 'success']);
 		expect(nodeOutput(executions[0], 'Records call')[0].json).toMatchObject({
@@ -360,7 +355,7 @@ describe.each(runtimesUnderTest())('the Records triggers in %s', (_title, runtim
 
 	test('the Records Report Trigger emits each new row once, across scheduled polls and a restart of n8n', async () => {
 		const emitted = async () =>
-			byId(await n8n.executions(workflowIds.feed)).map((execution) =>
+			(await n8n.executions(workflowIds.feed)).map((execution) =>
 				nodeOutput(execution, 'New bank rows').map((item) => item.json['ID transakce']),
 			);
 		/**
@@ -372,9 +367,9 @@ describe.each(runtimesUnderTest())('the Records triggers in %s', (_title, runtim
 
 		// Rows 241-243 were added in beforeAll, after activation remembered the first 240.
 		await n8n.waitForExecutions(workflowIds.feed, 1);
-		expect(await emitted()).toEqual([txIds(241, 3)]);
+		expect(await emitted()).toEqual([bankTransactionIds(241, 3)]);
 		await waitForLaterPolls();
-		expect(await emitted()).toEqual([txIds(241, 3)]);
+		expect(await emitted()).toEqual([bankTransactionIds(241, 3)]);
 
 		await n8n.stop();
 		await appendFeedRows(2);
@@ -382,18 +377,18 @@ describe.each(runtimesUnderTest())('the Records triggers in %s', (_title, runtim
 		// Rows 244-245 came while n8n was down: the poll n8n makes when it activates the workflow at
 		// start emits them, and not the rows emitted before the restart.
 		await n8n.waitForExecutions(workflowIds.feed, 2);
-		expect(await emitted()).toEqual([txIds(241, 3), txIds(244, 2)]);
+		expect(await emitted()).toEqual([bankTransactionIds(241, 3), bankTransactionIds(244, 2)]);
 
 		// Row 246 alone: what the poll at start emitted is remembered too.
 		await appendFeedRows(1);
 		await n8n.waitForExecutions(workflowIds.feed, 3);
-		expect(await emitted()).toEqual([txIds(241, 3), txIds(244, 2), txIds(246, 1)]);
+		expect(await emitted()).toEqual([bankTransactionIds(241, 3), bankTransactionIds(244, 2), bankTransactionIds(246, 1)]);
 		const executions = await n8n.executions(workflowIds.feed);
 		expect(executions.map((execution) => [execution.mode, execution.status])).toEqual(
 			executions.map(() => ['trigger', 'success']),
 		);
 		// An emitted row is the report's row, keyed by column names, cell for cell.
-		const [last] = byId(executions).slice(-1);
+		const [last] = executions.slice(-1);
 		const [row] = generateBankRows(1, 245);
 		expect(nodeOutput(last, 'New bank rows')[0].json).toEqual(
 			Object.fromEntries(BANK_COLUMNS.map((column) => [column.name, row[column.id]])),

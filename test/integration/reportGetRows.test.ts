@@ -6,6 +6,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { Records } from '../../nodes/Records/Records.node';
 import { runNode, type RecordsCredentialData, type RunNodeOptions } from '../harness/n8n';
 import {
+	bankTransactionIds,
 	BANK_COLUMNS,
 	COSTS_COLUMNS,
 	generateBankRows,
@@ -65,9 +66,6 @@ const reportRequests = () => sandbox.state.stats.requests.report?.total ?? 0;
 
 const transactionIds = (items: INodeExecutionData[], key = 'ID transakce') => items.map((item) => item.json[key]);
 
-const expectedIds = (count: number) =>
-	Array.from({ length: count }, (_, index) => `TX${String(index + 1).padStart(8, '0')}`);
-
 /** A bank row keyed by column name, as the node outputs it by default. */
 function byName(row: Record<string, string>): IDataObject {
 	return Object.fromEntries(BANK_COLUMNS.map((column) => [column.name, row[column.id]]));
@@ -82,7 +80,7 @@ describe('Report → Get Rows: reading whole reports', () => {
 		const { items, error } = await getRows({});
 
 		expect(error).toBeUndefined();
-		expect(transactionIds(items)).toEqual(expectedIds(10_000));
+		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
 		expect(items[0].json).toEqual(byName(BANK_ROWS[0]));
 		expect(items[9_999].json).toEqual(byName(BANK_ROWS[9_999]));
 		expect(items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
@@ -94,7 +92,7 @@ describe('Report → Get Rows: reading whole reports', () => {
 		const { items, error } = await getRows({ options: { concurrency: 8 } });
 
 		expect(error).toBeUndefined();
-		expect(transactionIds(items)).toEqual(expectedIds(10_000));
+		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
 		expect(reportRequests()).toBeGreaterThanOrEqual(101);
 		expect(reportRequests()).toBeLessThanOrEqual(108);
 	});
@@ -105,7 +103,7 @@ describe('Report → Get Rows: reading whole reports', () => {
 		const { items, error } = await getRows({ report: byId('bank-odd'), options: { concurrency } });
 
 		expect(error).toBeUndefined();
-		expect(transactionIds(items)).toEqual(expectedIds(10_050));
+		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_050));
 		if (concurrency === 1) {
 			// 101 pages, then one request confirming that the short last page was the end.
 			expect(reportRequests()).toBe(102);
@@ -115,14 +113,14 @@ describe('Report → Get Rows: reading whole reports', () => {
 	it('asks for fewer, larger pages with a bigger Page Size', async () => {
 		const { items } = await getRows({ options: { pageSize: 1000 } });
 
-		expect(transactionIds(items)).toEqual(expectedIds(10_000));
+		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
 		expect(reportRequests()).toBe(11);
 	});
 
 	it.each([1, 4])('stops at Limit without asking for rows past it (concurrency %i)', async (concurrency) => {
 		const { items } = await getRows({ returnAll: false, limit: 250, options: { pageSize: 100, concurrency } });
 
-		expect(transactionIds(items)).toEqual(expectedIds(250));
+		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 250));
 		expect(reportRequests()).toBe(3);
 	});
 
@@ -209,12 +207,12 @@ describe('Report → Get Rows: output', () => {
 			expect((item.json.columns as IDataObject[]).map((column) => column.id)).toEqual(BANK_COLUMNS.map((c) => c.id));
 		});
 		const pageRows = pages.items.flatMap((item) => item.json.rows as IDataObject[]);
-		expect(pageRows.map((row) => row['ID transakce'])).toEqual(expectedIds(10_000));
+		expect(pageRows.map((row) => row['ID transakce'])).toEqual(bankTransactionIds(1, 10_000));
 
 		const all = await getRows({ options: { outputMode: 'all', concurrency: 4 } });
 		expect(all.items).toHaveLength(1);
 		expect(all.items[0].json.rowCount).toBe(10_000);
-		expect((all.items[0].json.rows as IDataObject[]).map((row) => row['ID transakce'])).toEqual(expectedIds(10_000));
+		expect((all.items[0].json.rows as IDataObject[]).map((row) => row['ID transakce'])).toEqual(bankTransactionIds(1, 10_000));
 		expect(all.items[0].pairedItem).toEqual({ item: 0 });
 	});
 });
@@ -322,7 +320,7 @@ describe('Report → Get Rows: which report', () => {
 			generateCostRows(5).map((row) => [row.c1, { item: 0 }]),
 		);
 		expect(items.slice(5).map((item) => [item.json['ID transakce'], item.pairedItem])).toEqual(
-			expectedIds(5).map((id) => [id, { item: 1 }]),
+			bankTransactionIds(1, 5).map((id) => [id, { item: 1 }]),
 		);
 	});
 
@@ -357,7 +355,7 @@ describe('Report → Get Rows: failures while paging', () => {
 			const { items, error } = await getRows({ options: { ...options, concurrency } });
 
 			expect(error).toBeUndefined();
-			expect(transactionIds(items)).toEqual(expectedIds(10_000));
+			expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
 			expect(sandbox.state.stats.faults.total).toBeGreaterThanOrEqual(2);
 		},
 	);
@@ -368,7 +366,7 @@ describe('Report → Get Rows: failures while paging', () => {
 		const { items, error } = await getRows({ options: { pageSize: 100, concurrency } });
 
 		expect(error).toBeUndefined();
-		expect(transactionIds(items)).toEqual(expectedIds(10_000));
+		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
 		// 167 pages of at most 60 rows, plus what it takes to notice the cap and the end.
 		expect(reportRequests()).toBeLessThan(167 + 2 * concurrency + 4);
 	});

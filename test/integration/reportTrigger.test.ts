@@ -8,7 +8,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { RecordsReportTrigger } from '../../nodes/RecordsReportTrigger/RecordsReportTrigger.node';
 import { STATE_KEY } from '../../nodes/RecordsReportTrigger/rememberedRows';
 import { runPoll, type RunPollOptions } from '../harness/n8n';
-import { generateBankRows, REPORTS, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { bankTransactionIds, generateBankRows, REPORTS, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
 
 jest.setTimeout(120_000);
 
@@ -69,9 +69,6 @@ async function poll({ parameters = {}, staticData, mode = 'trigger', token = TOK
 
 const ids = (items: INodeExecutionData[] | null, key = 'ID transakce') => (items ?? []).map((item) => item.json[key]);
 
-const txIds = (from: number, count: number) =>
-	Array.from({ length: count }, (_, index) => `TX${String(from + index).padStart(8, '0')}`);
-
 /** The trigger's remembered rows inside the workflow's static data. */
 const remembered = (staticData: IDataObject) =>
 	(staticData['node:Records Report Trigger'] as IDataObject | undefined)?.[STATE_KEY] as IDataObject | undefined;
@@ -89,7 +86,7 @@ describe('Records Report Trigger: first run', () => {
 
 		await appendBankRows(5);
 		const added = await poll({ staticData: unchanged.staticData });
-		expect(ids(added.items)).toEqual(txIds(10_001, 5));
+		expect(ids(added.items)).toEqual(bankTransactionIds(10_001, 5));
 		expect(added.items?.[0].json).toMatchObject({ 'ID transakce': 'TX00010001', 'Účet': generateBankRows(1, 10_000)[0].c8 });
 
 		const again = await poll({ staticData: added.staticData });
@@ -98,11 +95,11 @@ describe('Records Report Trigger: first run', () => {
 
 	it('emits every current row once when asked to, in report order', async () => {
 		const first = await poll({ parameters: { firstRun: 'emit', options: { concurrency: 4 } } });
-		expect(ids(first.items)).toEqual(txIds(1, 10_000));
+		expect(ids(first.items)).toEqual(bankTransactionIds(1, 10_000));
 
 		await appendBankRows(3);
 		const next = await poll({ parameters: { firstRun: 'emit', options: { concurrency: 4 } }, staticData: first.staticData });
-		expect(ids(next.items)).toEqual(txIds(10_001, 3));
+		expect(ids(next.items)).toEqual(bankTransactionIds(10_001, 3));
 	});
 
 	it('starts afresh when the report or the row identity changes', async () => {
@@ -129,7 +126,7 @@ describe('Records Report Trigger: rows added between polls', () => {
 			// What n8n stores is plain JSON: the next poll starts from a serialised copy.
 			staticData = JSON.parse(JSON.stringify(result.staticData)) as IDataObject;
 		}
-		expect(emitted).toEqual(txIds(10_001, 378));
+		expect(emitted).toEqual(bankTransactionIds(10_001, 378));
 	});
 
 	it('emits rows added while faults hit the reads, still exactly once', async () => {
@@ -145,7 +142,7 @@ describe('Records Report Trigger: rows added between polls', () => {
 			emitted.push(...ids(result.items));
 			staticData = result.staticData;
 		}
-		expect(emitted).toEqual(txIds(10_001, 201));
+		expect(emitted).toEqual(bankTransactionIds(10_001, 201));
 		expect(sandbox.state.stats.faults.total).toBeGreaterThan(3);
 	});
 
@@ -160,7 +157,7 @@ describe('Records Report Trigger: rows added between polls', () => {
 
 		await control('DELETE', '/faults');
 		const next = await poll({ staticData });
-		expect(ids(next.items)).toEqual(txIds(10_001, 2));
+		expect(ids(next.items)).toEqual(bankTransactionIds(10_001, 2));
 	});
 });
 
@@ -247,18 +244,18 @@ describe('Records Report Trigger: bounded memory', () => {
 describe('Records Report Trigger: manual test run', () => {
 	it('returns the latest rows as a sample and leaves the state as it was', async () => {
 		const manual = await poll({ mode: 'manual' });
-		expect(ids(manual.items)).toEqual(txIds(9_991, 10));
+		expect(ids(manual.items)).toEqual(bankTransactionIds(9_991, 10));
 		expect(remembered(manual.staticData)).toBeUndefined();
 
 		const { staticData } = await poll();
 		await appendBankRows(3);
 		const withNew = await poll({ mode: 'manual', staticData });
-		expect(ids(withNew.items)).toEqual(txIds(10_001, 3));
+		expect(ids(withNew.items)).toEqual(bankTransactionIds(10_001, 3));
 		expect(withNew.staticData).toEqual(staticData);
 
 		// The active trigger still emits the three rows the test run showed.
 		const active = await poll({ staticData });
-		expect(ids(active.items)).toEqual(txIds(10_001, 3));
+		expect(ids(active.items)).toEqual(bankTransactionIds(10_001, 3));
 	});
 
 	it('applies the output options to the sample', async () => {
@@ -300,7 +297,7 @@ describe('Records Report Trigger: output and errors', () => {
 
 		await appendBankRows(1500, 'bank-large');
 		const next = await poll({ parameters, staticData: first.staticData });
-		expect(ids(next.items)).toEqual(txIds(50_001, 1500));
+		expect(ids(next.items)).toEqual(bankTransactionIds(50_001, 1500));
 	});
 
 	it('reports a refused token without showing it, and a report not shared through the API', async () => {

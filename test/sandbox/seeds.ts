@@ -326,6 +326,13 @@ function formatAmount(cents: number): string {
 const DAY_MS = 86_400_000;
 const BANK_START = Date.UTC(2024, 0, 1);
 
+/** The "ID transakce" of the bank report's row number `n` (counted from 1). */
+export const bankTransactionId = (n: number): string => `TX${String(n).padStart(8, '0')}`;
+
+/** The "ID transakce" of `count` bank rows, from row number `from` (counted from 1). */
+export const bankTransactionIds = (from: number, count: number): string[] =>
+	Array.from({ length: count }, (_, index) => bankTransactionId(from + index));
+
 /**
  * Bank transaction rows number `from + 1` .. `from + count` (1-based), identical for the same numbers
  * whatever the batch: row n depends only on n, so appended rows continue a generated report seamlessly.
@@ -341,7 +348,7 @@ export function generateBankRows(count: number, from = 0): ReportRow[] {
 		const date = new Date(BANK_START + Math.floor(n / 40) * DAY_MS);
 		const hasSymbol = rng() < 0.8;
 		rows[i] = {
-			c1: `TX${String(n).padStart(8, '0')}`,
+			c1: bankTransactionId(n),
 			c2: `${date.getUTCDate()}.${date.getUTCMonth() + 1}.${date.getUTCFullYear()}`,
 			c3: formatAmount(incoming ? cents : -cents),
 			c4: account === 'EUR-HLAVNI' ? 'EUR' : 'CZK',
