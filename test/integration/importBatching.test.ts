@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { Records } from '../../nodes/Records/Records.node';
 import { runNode, type RecordsCredentialData, type RunNodeResult } from '../harness/n8n';
+import { addFaults, control } from '../sandbox/control';
 import { startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
 
 let sandbox: Sandbox;
@@ -22,19 +23,10 @@ afterAll(async () => await sandbox.close());
 beforeEach(async () => {
 	sandbox.reset();
 	// A record type without data of its own, to fail the middle batch of a run by its id.
-	await control('POST', '/record-types', { id: 'poznamky', fields: ['Text', 'Autor'] });
+	await control(sandbox, '/record-types', { id: 'poznamky', fields: ['Text', 'Autor'] });
 });
 
-async function control(method: string, path: string, body?: unknown): Promise<unknown> {
-	const response = await fetch(`${sandbox.baseUrl}/__sandbox${path}`, {
-		method,
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	if (!response.ok) throw new Error(`Sandbox control ${method} ${path}: ${response.status} ${await response.text()}`);
-	return await response.json();
-}
-
-const addFault = async (rule: IDataObject) => await control('POST', '/faults', rule);
+const addFault = async (rule: IDataObject) => await addFaults(sandbox, rule);
 
 function importRecords(
 	parameters: IDataObject,

@@ -5,6 +5,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { Records } from '../../nodes/Records/Records.node';
 import { runNode, type RecordsCredentialData, type RunNodeOptions } from '../harness/n8n';
+import { addFaults, control } from '../sandbox/control';
 import {
 	bankTransactionIds,
 	BANK_COLUMNS,
@@ -34,16 +35,7 @@ function credentials(token: string = TOKENS.analysisAdmin): RecordsCredentialDat
 	return { baseUrl: sandbox.baseUrl, token, allowHttp: true };
 }
 
-async function control(method: string, path: string, body?: unknown): Promise<unknown> {
-	const response = await fetch(`${sandbox.baseUrl}/__sandbox${path}`, {
-		method,
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	if (!response.ok) throw new Error(`Sandbox control ${method} ${path}: ${response.status} ${await response.text()}`);
-	return await response.json();
-}
-
-const addFault = async (rule: IDataObject) => await control('POST', '/faults', { route: 'report', ...rule });
+const addFault = async (rule: IDataObject) => await addFaults(sandbox, { route: 'report', ...rule });
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
@@ -98,7 +90,7 @@ describe('Report → Get Rows: reading whole reports', () => {
 	});
 
 	it.each([1, 5])('reads a report whose last page is short (concurrency %i)', async (concurrency) => {
-		await control('POST', '/reports', { id: 'bank-odd', generate: 'bank', rows: 10_050 });
+		await control(sandbox, '/reports', { id: 'bank-odd', generate: 'bank', rows: 10_050 });
 
 		const { items, error } = await getRows({ report: byId('bank-odd'), options: { concurrency } });
 
@@ -131,7 +123,7 @@ describe('Report → Get Rows: reading whole reports', () => {
 	});
 
 	it('returns no items for an empty report, or one item with no rows when all rows go in one item', async () => {
-		await control('POST', '/reports', { id: 'empty', columns: [{ id: 'c1', name: 'A' }], rows: [] });
+		await control(sandbox, '/reports', { id: 'empty', columns: [{ id: 'c1', name: 'A' }], rows: [] });
 
 		const perRow = await getRows({ report: byId('empty') });
 		expect(perRow.error).toBeUndefined();
@@ -239,7 +231,7 @@ describe('Report → Get Rows: Czech number and date conversion', () => {
 	});
 
 	it('in named columns only, by name or ID', async () => {
-		await control('POST', '/reports', {
+		await control(sandbox, '/reports', {
 			id: 'codes',
 			columns: [
 				{ id: 'c1', name: 'VS' },
@@ -384,7 +376,7 @@ describe('Report → Get Rows: failures while paging', () => {
 
 	it('a report whose rows repeat exactly is still read to the end', async () => {
 		const fee = { c1: '1.1.2026', c2: '-10,00', c3: 'Poplatek za vedení účtu' };
-		await control('POST', '/reports', {
+		await control(sandbox, '/reports', {
 			id: 'fees',
 			columns: [
 				{ id: 'c1', name: 'Datum' },

@@ -8,6 +8,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { RecordsReportTrigger } from '../../nodes/RecordsReportTrigger/RecordsReportTrigger.node';
 import { STATE_KEY } from '../../nodes/RecordsReportTrigger/rememberedRows';
 import { runPoll, type RunPollOptions } from '../harness/n8n';
+import { addFaults, clearFaults, control } from '../sandbox/control';
 import { bankTransactionIds, generateBankRows, REPORTS, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
 
 jest.setTimeout(120_000);
@@ -20,17 +21,8 @@ beforeAll(async () => {
 afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
 
-async function control(method: string, path: string, body?: unknown): Promise<unknown> {
-	const response = await fetch(`${sandbox.baseUrl}/__sandbox${path}`, {
-		method,
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	if (!response.ok) throw new Error(`Sandbox control ${method} ${path}: ${response.status} ${await response.text()}`);
-	return await response.json();
-}
-
 const appendBankRows = async (count: number, reportId: string = REPORTS.bankTransactions) =>
-	await control('POST', `/reports/${reportId}/rows`, { generate: count });
+	await control(sandbox, `/reports/${reportId}/rows`, { generate: count });
 
 const LEDGER_COLUMNS = [
 	{ id: 'k1', name: 'Doklad' },
@@ -40,7 +32,7 @@ const LEDGER_COLUMNS = [
 
 /** Defines (or replaces) a small report `ledger` with rows [doklad, částka, stav]. */
 async function defineLedger(rows: Array<[string, string, string]>) {
-	await control('POST', '/reports', {
+	await control(sandbox, '/reports', {
 		id: 'ledger',
 		columns: LEDGER_COLUMNS,
 		rows: rows.map(([k1, k2, k3]) => ({ k1, k2, k3 })),
@@ -131,10 +123,11 @@ describe('Records Report Trigger: rows added between polls', () => {
 
 	it('emits rows added while faults hit the reads, still exactly once', async () => {
 		let { staticData } = await poll({ parameters: { options: { concurrency: 4 } } });
-		await control('POST', '/faults', [
+		await addFaults(
+			sandbox,
 			{ route: 'report', status: 503, retryAfter: 0, probability: 0.1, seed: 4 },
 			{ route: 'report', reset: true, probability: 0.05, seed: 9 },
-		]);
+		);
 		const emitted: unknown[] = [];
 		for (const count of [40, 160, 1]) {
 			await appendBankRows(count);
@@ -149,13 +142,13 @@ describe('Records Report Trigger: rows added between polls', () => {
 	it('a failed poll emits nothing and keeps the state, so the next poll emits the rows', async () => {
 		const { staticData } = await poll();
 		await appendBankRows(2);
-		await control('POST', '/faults', { route: 'report', status: 500 });
+		await addFaults(sandbox, { route: 'report', status: 500 });
 
 		await expect(poll({ staticData, parameters: { options: { retryAttempts: 0 } } })).rejects.toThrow(
 			'The service failed while processing the request for the report "bank-transactions" (500)',
 		);
 
-		await control('DELETE', '/faults');
+		await clearFaults(sandbox);
 		const next = await poll({ staticData });
 		expect(ids(next.items)).toEqual(bankTransactionIds(10_001, 2));
 	});
@@ -287,7 +280,7 @@ describe('Records Report Trigger: output and errors', () => {
 	});
 
 	it('reads a large report in parallel on every poll, one pass per poll', async () => {
-		await control('POST', '/reports', { id: 'bank-large', generate: 'bank', rows: 50_000 });
+		await control(sandbox, '/reports', { id: 'bank-large', generate: 'bank', rows: 50_000 });
 		const parameters = { report: byId('bank-large'), options: { pageSize: 1000, concurrency: 6 } };
 
 		const first = await poll({ parameters });
@@ -311,7 +304,7 @@ describe('Records Report Trigger: output and errors', () => {
 	});
 
 	it('returns nothing for an empty report', async () => {
-		await control('POST', '/reports', { id: 'empty', columns: LEDGER_COLUMNS, rows: [] });
+		await control(sandbox, '/reports', { id: 'empty', columns: LEDGER_COLUMNS, rows: [] });
 		const result = await poll({ parameters: { report: byId('empty'), firstRun: 'emit' } });
 		expect(result.items).toBeNull();
 	});

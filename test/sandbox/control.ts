@@ -28,6 +28,12 @@ export async function addFaults(sandbox: Sandbox, ...rules: Array<Record<string,
 	await control(sandbox, '/faults', rules);
 }
 
+/** Removes every fault rule. */
+export async function clearFaults(sandbox: Sandbox): Promise<void> {
+	const response = await fetch(`${sandbox.baseUrl}/__sandbox/faults`, { method: 'DELETE' });
+	if (!response.ok) throw new Error(`DELETE /__sandbox/faults answered ${response.status}: ${await response.text()}`);
+}
+
 /** What the sandbox reports after performing a call API action. */
 export interface CallOutcome {
 	ok: boolean;
