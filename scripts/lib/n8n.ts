@@ -485,10 +485,15 @@ export class N8nInstance {
 
 	/**
 	 * Waits until a workflow has at least `count` finished executions (any status) and returns them.
-	 * On a timeout the error lists every execution seen and ends with the tails of the server's and
-	 * the worker's logs, so that a failure in CI, where the instance folder is gone, can be read.
+	 * On a timeout the error lists every execution seen, what `explain` adds (e.g. what the service
+	 * answered meanwhile), and the tails of the server's and the worker's logs, so that a failure in
+	 * CI, where the instance folder is gone, can be read.
 	 */
-	async waitForExecutions(workflowId: string, count: number, timeoutMs = 60_000): Promise<ExecutionSummary[]> {
+	async waitForExecutions(
+		workflowId: string,
+		count: number,
+		{ timeoutMs = 60_000, explain }: { timeoutMs?: number; explain?: () => string } = {},
+	): Promise<ExecutionSummary[]> {
 		let seen: ExecutionSummary[] = [];
 		try {
 			return await waitFor(`${count} finished execution(s) of workflow ${workflowId}`, async () => {
@@ -503,7 +508,12 @@ export class N8nInstance {
 			const logs = [`n8n server log (last 60 lines):\n${tailOfFile(this.serverLog, 60)}`];
 			if (this.queue) logs.push(`n8n worker log (last 60 lines):\n${tailOfFile(this.workerLog, 60)}`);
 			throw new Error(
-				`${(error as Error).message} at ${new Date().toISOString()}\nexecutions seen:\n${executions || '  none'}\n${logs.join('\n')}`,
+				[
+					`${(error as Error).message} at ${new Date().toISOString()}`,
+					`executions seen:\n${executions || '  none'}`,
+					...(explain ? [explain()] : []),
+					...logs,
+				].join('\n'),
 			);
 		}
 	}

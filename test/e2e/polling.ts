@@ -51,6 +51,13 @@ export const requestsPerPoll = (rows: number): number => Math.floor(rows / 100) 
 /** Report reads the sandbox has answered. */
 export const reportRequests = (sandbox: Sandbox): number => sandbox.state.stats.requests.report?.total ?? 0;
 
+/**
+ * For a wait's timeout message: the report reads the sandbox has answered since `from`, which tells
+ * polls that stopped from polls that ran and emitted nothing.
+ */
+export const reportReadsSince = (sandbox: Sandbox, from: number) => (): string =>
+	`report reads since then: ${reportRequests(sandbox) - from} (one poll makes ${requestsPerPoll(0)} or more)`;
+
 /** Waits until the sandbox has answered `count` more report reads than `from`. */
 export async function waitForReportRequests(sandbox: Sandbox, from: number, count: number): Promise<void> {
 	await waitFor(`${count} more report requests`, () => (reportRequests(sandbox) >= from + count ? true : undefined), {

@@ -7,6 +7,7 @@ import { readSetup, runtimesUnderTest, workflow } from './harness';
 import {
 	createReportsCredential,
 	pollEvery15Seconds,
+	reportReadsSince,
 	reportRequests,
 	requestsPerPoll,
 	waitForReportRequests,
@@ -179,7 +180,7 @@ describe.each(runtimesUnderTest())('queue mode (Redis and one worker) in %s', (_
 		// Activating polls once and emits the rows already there (On First Run: Emit All Current Rows).
 		await waitForReportRequests(sandbox, readsBefore, requestsPerPoll(rows));
 		await control(sandbox, `/reports/${report}/rows`, { generate: 2 });
-		const executions = await n8n.waitForExecutions(workflowId, 2);
+		const executions = await n8n.waitForExecutions(workflowId, 2, { explain: reportReadsSince(sandbox, reportRequests(sandbox)) });
 		// The worker finishing an execution must not undo what the main instance remembers: later polls emit nothing again.
 		await waitForReportRequests(sandbox, reportRequests(sandbox), 2 * requestsPerPoll(rows + 2));
 

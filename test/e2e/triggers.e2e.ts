@@ -11,6 +11,7 @@ import { readSetup, runtimesUnderTest, workflow } from './harness';
 import {
 	createReportsCredential,
 	pollEvery15Seconds,
+	reportReadsSince,
 	reportRequests,
 	requestsPerPoll,
 	waitForReportRequests,
@@ -373,15 +374,16 @@ describe.each(runtimesUnderTest())('the Records triggers in %s', (_title, runtim
 
 		await n8n.stop();
 		await appendFeedRows(2);
+		const readsBeforeStart = reportRequests(sandbox);
 		await n8n.start();
 		// Rows 244-245 came while n8n was down: the poll n8n makes when it activates the workflow at
 		// start emits them, and not the rows emitted before the restart.
-		await n8n.waitForExecutions(workflowIds.feed, 2);
+		await n8n.waitForExecutions(workflowIds.feed, 2, { explain: reportReadsSince(sandbox, readsBeforeStart) });
 		expect(await emitted()).toEqual([bankTransactionIds(241, 3), bankTransactionIds(244, 2)]);
 
 		// Row 246 alone: what the poll at start emitted is remembered too.
 		await appendFeedRows(1);
-		await n8n.waitForExecutions(workflowIds.feed, 3);
+		await n8n.waitForExecutions(workflowIds.feed, 3, { explain: reportReadsSince(sandbox, reportRequests(sandbox)) });
 		expect(await emitted()).toEqual([bankTransactionIds(241, 3), bankTransactionIds(244, 2), bankTransactionIds(246, 1)]);
 		const executions = await n8n.executions(workflowIds.feed);
 		expect(executions.map((execution) => [execution.mode, execution.status])).toEqual(
