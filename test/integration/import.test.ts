@@ -6,7 +6,7 @@ import { getGlobalState, setGlobalState, type IDataObject } from 'n8n-workflow';
 
 import { Records } from '../../nodes/Records/Records.node';
 import { runNode, type RecordsCredentialData } from '../harness/n8n';
-import { control } from '../sandbox/control';
+import { control, storedFields } from '../sandbox/control';
 import { startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
 
 let sandbox: Sandbox;
@@ -48,12 +48,6 @@ async function storedRecords(recordTypeId: string): Promise<Array<Record<string,
 	return body.records.map((record) => record.fields);
 }
 
-function storedByKey(recordTypeId: string, key: string) {
-	const type = sandbox.state.recordTypes.get(recordTypeId);
-	const found = type?.findByKey(key);
-	return found ? { ...found.fields } : undefined;
-}
-
 const importRequests = () => sandbox.state.stats.importLog;
 
 describe('Each Input Item Is One Record', () => {
@@ -92,7 +86,7 @@ describe('Each Input Item Is One Record', () => {
 			['created', '3'],
 			['edited', '2'],
 		]);
-		expect(storedByKey('ukoly', 'Objednat tonery')).toEqual({
+		expect(storedFields(sandbox, 'ukoly', 'Objednat tonery')).toEqual({
 			Název: 'Objednat tonery',
 			Zadal: 'Jana Nováková',
 			Zpracovatel: 'Jana Nováková',
@@ -107,7 +101,7 @@ describe('Each Input Item Is One Record', () => {
 
 		expect(error).toBeUndefined();
 		expect(items[0].json.status).toBe('edited');
-		expect(storedByKey('ukoly', 'Zkontrolovat fakturu od ČEZ')?.Zpracovatel).toBe('Řehoř Šťastný'.normalize('NFC'));
+		expect(storedFields(sandbox, 'ukoly', 'Zkontrolovat fakturu od ČEZ')?.Zpracovatel).toBe('Řehoř Šťastný'.normalize('NFC'));
 		expect(await storedRecords('ukoly')).toHaveLength(2);
 	});
 
@@ -122,7 +116,7 @@ describe('Each Input Item Is One Record', () => {
 			[{ Název: 'Úkol B', Zpracovatel: 'Petr', id: 18, createdAt: '2026-01-02' }],
 		);
 		expect(excluded.error).toBeUndefined();
-		expect(storedByKey('ukoly', 'Úkol B')).toEqual({ Název: 'Úkol B', Zpracovatel: 'Petr' });
+		expect(storedFields(sandbox, 'ukoly', 'Úkol B')).toEqual({ Název: 'Úkol B', Zpracovatel: 'Petr' });
 	});
 });
 
@@ -177,7 +171,7 @@ describe('Define Fields Below', () => {
 		);
 
 		expect(error).toBeUndefined();
-		expect(storedByKey('faktury-prijate', 'FP-2026-0100')).toEqual({
+		expect(storedFields(sandbox, 'faktury-prijate', 'FP-2026-0100')).toEqual({
 			'Interní číslo': 'FP-2026-0100',
 			'Kolik to stálo': '-1234,50',
 			'Datum splatnosti': '14.2.2026',
@@ -222,7 +216,7 @@ describe('JSON', () => {
 
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
-		expect(storedByKey('ukoly', 'Z objektu')).toEqual({ Název: 'Z objektu', Zpracovatel: 'Jana' });
+		expect(storedFields(sandbox, 'ukoly', 'Z objektu')).toEqual({ Název: 'Z objektu', Zpracovatel: 'Jana' });
 	});
 
 	it('evaluated once, imports a fixed list once however many items come in', async () => {
@@ -290,7 +284,7 @@ describe('a received invoice (cost) with all 22 fields', () => {
 
 		expect(error).toBeUndefined();
 		expect(items[0].json.status).toBe('created');
-		expect(storedByKey('faktury-prijate', 'FP-2026-0200')).toEqual({
+		expect(storedFields(sandbox, 'faktury-prijate', 'FP-2026-0200')).toEqual({
 			...invoice,
 			Partner: 'Kancelářské potřeby Novák s.r.o.'.normalize('NFC'),
 			'Datum splatnosti': '28.2.2026',
@@ -304,7 +298,7 @@ describe('a received invoice (cost) with all 22 fields', () => {
 	});
 
 	it('leaves out null fields when asked, so an edit keeps their stored values', async () => {
-		const seeded = storedByKey('faktury-prijate', 'FP-2026-0001');
+		const seeded = storedFields(sandbox, 'faktury-prijate', 'FP-2026-0001');
 		expect(seeded?.['Datum uhrazení']).toBe('20.1.2026');
 
 		const { items, error } = await importRecords(
@@ -314,7 +308,7 @@ describe('a received invoice (cost) with all 22 fields', () => {
 
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ status: 'edited', record: { 'Interní číslo': 'FP-2026-0001', Stav: 'Reklamace' } });
-		expect(storedByKey('faktury-prijate', 'FP-2026-0001')).toEqual({ ...seeded, Stav: 'Reklamace' });
+		expect(storedFields(sandbox, 'faktury-prijate', 'FP-2026-0001')).toEqual({ ...seeded, Stav: 'Reklamace' });
 	});
 
 	it('clears null fields by default', async () => {
@@ -323,7 +317,7 @@ describe('a received invoice (cost) with all 22 fields', () => {
 		]);
 
 		expect(error).toBeUndefined();
-		expect(storedByKey('faktury-prijate', 'FP-2026-0001')?.['Datum uhrazení']).toBe('');
+		expect(storedFields(sandbox, 'faktury-prijate', 'FP-2026-0001')?.['Datum uhrazení']).toBe('');
 	});
 });
 
@@ -336,7 +330,7 @@ describe('dates and the timezone', () => {
 		]);
 
 		expect(error).toBeUndefined();
-		expect(storedByKey('faktury-prijate', 'FP-TZ')).toMatchObject({ DUZP: '1.2.2026', 'Datum přijetí': '31.1.2026' });
+		expect(storedFields(sandbox, 'faktury-prijate', 'FP-TZ')).toMatchObject({ DUZP: '1.2.2026', 'Datum přijetí': '31.1.2026' });
 	});
 
 	it('uses the Timezone option instead when set, and keeps date-only values on their day', async () => {
@@ -349,16 +343,16 @@ describe('dates and the timezone', () => {
 		);
 
 		expect(error).toBeUndefined();
-		expect(storedByKey('faktury-prijate', 'FP-TZ')).toMatchObject({ DUZP: '31.1.2026 18:30', 'Datum přijetí': '31.1.2026 0:00' });
+		expect(storedFields(sandbox, 'faktury-prijate', 'FP-TZ')).toMatchObject({ DUZP: '31.1.2026 18:30', 'Datum přijetí': '31.1.2026 0:00' });
 	});
 
 	it('converts ISO strings in any field only with "Convert ISO Date Strings"', async () => {
 		const input = [{ 'Interní číslo': 'FP-ISO', Popis: '2026-03-05', 'Číslo objednávky': '2026-03-05T10:00:00+01:00' }];
 		await importRecords({ recordTypeId: 'faktury-prijate' }, input);
-		expect(storedByKey('faktury-prijate', 'FP-ISO')).toMatchObject({ Popis: '2026-03-05' });
+		expect(storedFields(sandbox, 'faktury-prijate', 'FP-ISO')).toMatchObject({ Popis: '2026-03-05' });
 
 		await importRecords({ recordTypeId: 'faktury-prijate', options: { convertIsoDateStrings: true, dateFormat: 'dd.MM.yyyy' } }, input);
-		expect(storedByKey('faktury-prijate', 'FP-ISO')).toMatchObject({ Popis: '05.03.2026', 'Číslo objednávky': '05.03.2026' });
+		expect(storedFields(sandbox, 'faktury-prijate', 'FP-ISO')).toMatchObject({ Popis: '05.03.2026', 'Číslo objednávky': '05.03.2026' });
 	});
 });
 

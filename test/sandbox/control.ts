@@ -7,20 +7,19 @@ import type { Sandbox } from './server';
  * type cannot pass unnoticed.
  */
 
-async function postJson<T>(url: string, body: unknown): Promise<T> {
+async function sendJson<T>(method: 'POST' | 'DELETE', url: string, body?: unknown): Promise<T> {
 	const response = await fetch(url, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body),
+		method,
+		...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
 	});
 	const text = await response.text();
-	if (!response.ok) throw new Error(`POST ${url} answered ${response.status}: ${text}`);
+	if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${text}`);
 	return JSON.parse(text) as T;
 }
 
 /** A control request, e.g. defining a report, appending rows to it, adding a record type or a fault rule. */
 export async function control<T = unknown>(sandbox: Sandbox, path: string, body: unknown): Promise<T> {
-	return await postJson<T>(`${sandbox.baseUrl}/__sandbox${path}`, body);
+	return await sendJson<T>('POST', `${sandbox.baseUrl}/__sandbox${path}`, body);
 }
 
 /** Adds fault rules (`POST /__sandbox/faults`, see README.md). */
@@ -30,8 +29,7 @@ export async function addFaults(sandbox: Sandbox, ...rules: Array<Record<string,
 
 /** Removes every fault rule. */
 export async function clearFaults(sandbox: Sandbox): Promise<void> {
-	const response = await fetch(`${sandbox.baseUrl}/__sandbox/faults`, { method: 'DELETE' });
-	if (!response.ok) throw new Error(`DELETE /__sandbox/faults answered ${response.status}: ${await response.text()}`);
+	await sendJson('DELETE', `${sandbox.baseUrl}/__sandbox/faults`);
 }
 
 /** What the sandbox reports after performing a call API action. */
@@ -62,12 +60,12 @@ export type ServiceAuth =
 
 /** The service performs a workflow "call API" action (see README.md for the fields). */
 export async function callApi(sandbox: Sandbox, action: Record<string, unknown>): Promise<CallOutcome> {
-	return await postJson<CallOutcome>(`${sandbox.baseUrl}/__sandbox/outbound/call`, action);
+	return await sendJson<CallOutcome>('POST', `${sandbox.baseUrl}/__sandbox/outbound/call`, action);
 }
 
 /** The service sends a webhook (default body: the `invoice.paid` event of spec §6). */
 export async function sendWebhook(sandbox: Sandbox, webhook: Record<string, unknown>): Promise<WebhookOutcome> {
-	return await postJson<WebhookOutcome>(`${sandbox.baseUrl}/__sandbox/outbound/webhook`, webhook);
+	return await sendJson<WebhookOutcome>('POST', `${sandbox.baseUrl}/__sandbox/outbound/webhook`, webhook);
 }
 
 /** A stored record's fields, as the service holds them after imports and mapped answers. */
