@@ -48,6 +48,12 @@ export function readRemembered(staticData: IDataObject, config: string): Remembe
 	return stored as RememberedRows;
 }
 
+/** The identities stored now, whatever their config: tells whether another poll saved meanwhile. */
+export function storedIdentities(staticData: IDataObject): string | undefined {
+	const stored = staticData[STATE_KEY] as Partial<RememberedRows> | undefined | null;
+	return typeof stored?.identities === 'string' ? stored.identities : undefined;
+}
+
 export function splitIdentities(identities: string): string[] {
 	const list = new Array<string>(identities.length / IDENTITY_LENGTH);
 	for (let i = 0; i < list.length; i++) {

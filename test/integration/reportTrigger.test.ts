@@ -309,3 +309,55 @@ describe('Records Report Trigger: output and errors', () => {
 		expect(result.items).toBeNull();
 	});
 });
+
+describe('Records Report Trigger: overlapping polls', () => {
+	const FEED = 'overlap-feed';
+	const feedPoll = (staticData?: IDataObject, mode: PollSetup['mode'] = 'trigger') =>
+		poll({ parameters: { report: byId(FEED), rowIdentity: 'columns', keyColumns: 'ID transakce' }, staticData, mode });
+	/** Starts a poll and resolves once the sandbox has answered nothing yet but received its first read. */
+	const startedPoll = async (staticData: IDataObject) => {
+		const before = reportRequests();
+		const running = feedPoll(staticData);
+		while (reportRequests() === before) await new Promise((resolve) => setImmediate(resolve));
+		return running;
+	};
+
+	beforeEach(async () => {
+		await control(sandbox, '/reports', { id: FEED, generate: 'bank', rows: 120 });
+	});
+
+	it('a poll that starts while the same trigger is still reading emits nothing and remembers nothing; the running poll emits each new row once', async () => {
+		const first = await feedPoll();
+		await appendBankRows(3, FEED);
+		await addFaults(sandbox, { route: 'report', reportId: FEED, latencyMs: 300 });
+
+		const running = startedPoll(first.staticData);
+		const overlapping = await feedPoll(first.staticData);
+		const finished = await running;
+
+		expect(overlapping.items).toBeNull();
+		expect(overlapping.staticData).toEqual(first.staticData);
+		expect(ids(finished.items)).toEqual(bankTransactionIds(121, 3));
+		// The next poll reads from what the running poll remembered.
+		expect((await feedPoll(finished.staticData)).items).toBeNull();
+	});
+
+	it('a poll after a failed poll runs: a failure releases the trigger', async () => {
+		const first = await feedPoll();
+		await appendBankRows(2, FEED);
+		await addFaults(sandbox, { route: 'report', reportId: FEED, status: 401, times: 1 });
+		await expect(feedPoll(first.staticData)).rejects.toThrow();
+		expect(ids((await feedPoll(first.staticData)).items)).toEqual(bankTransactionIds(121, 2));
+	});
+
+	it('a manual test run beside a running poll still shows rows', async () => {
+		const first = await feedPoll();
+		await appendBankRows(1, FEED);
+		await addFaults(sandbox, { route: 'report', reportId: FEED, latencyMs: 300 });
+
+		const running = startedPoll(first.staticData);
+		const manual = await feedPoll(first.staticData, 'manual');
+		expect(ids(manual.items)).toEqual(bankTransactionIds(121, 1));
+		expect(ids((await running).items)).toEqual(bankTransactionIds(121, 1));
+	});
+});
