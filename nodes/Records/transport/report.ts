@@ -22,6 +22,9 @@
  *   requests instead of looping.
  * - At most `maxPages` requests are made; reaching that without reaching the end is an error, never
  *   a silently short result.
+ * - A read may start at any row (`startOffset`) and `onPage` may end it early (by returning 'stop'):
+ *   the Records Report Trigger reads only past the rows it remembers. The guards above hold from
+ *   the first row read.
  */
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -51,6 +54,8 @@ export interface ReadReportOptions {
 	reportId: string;
 	/** Rows asked for per request (`limit`); lowered automatically when the service serves fewer. */
 	pageSize: number;
+	/** Index of the first row to read; 0 when not given. */
+	startOffset?: number;
 	/** Stop after this many rows; undefined reads the whole report. */
 	maxRows?: number;
 	/** Page requests in flight at once; 1 reads strictly one page after another. */
@@ -63,14 +68,20 @@ export interface ReadReportOptions {
 	retry?: Partial<RetryPolicy>;
 	/**
 	 * Called once per page, in report order; the next page is handed on only after it returns.
+	 * Returning 'stop' ends the read after this page (pages requested ahead are discarded).
 	 * The rows must not be changed: the read compares them with later pages.
 	 */
-	onPage: (page: ReportPage) => void | Promise<void>;
+	onPage: (page: ReportPage) => PageVerdict | Promise<PageVerdict>;
 }
+
+/** What `onPage` returns: nothing to read on, 'stop' to end the read after this page. */
+export type PageVerdict = void | 'stop';
 
 export interface ReadReportSummary {
 	columns: ReportColumn[];
 	rowCount: number;
+	/** Whether `onPage` ended the read before the end of the report. */
+	stopped: boolean;
 	/** Pages handed to `onPage`. */
 	pages: number;
 	/** Requests sent, the discarded and the probing ones included. */
@@ -181,11 +192,15 @@ export async function readReportPages(
 	const concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(options.concurrency ?? 1)));
 	const maxPages = Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES));
 	let pageSize = Math.max(1, Math.floor(options.pageSize));
+	const start = Math.max(0, Math.floor(options.startOffset ?? 0));
+	/** The offset after the last row wanted; undefined to read to the end. */
+	const end = maxRows === undefined ? undefined : start + maxRows;
 
 	const inFlight: PlannedPage[] = [];
 	const discarded: Array<Promise<unknown>> = [];
-	let nextOffset = 0;
+	let nextOffset = start;
 	let delivered = 0;
+	let stopped = false;
 	let requests = 0;
 	let pages = 0;
 	/** After a short page: one request at a time until the service shows more rows, or none. */
@@ -207,8 +222,8 @@ export async function readReportPages(
 	const plan = () => {
 		const window = confirming ? 1 : concurrency;
 		while (inFlight.length < window && requests < maxPages) {
-			if (maxRows !== undefined && nextOffset >= maxRows) return;
-			const limit = maxRows === undefined ? pageSize : Math.min(pageSize, maxRows - nextOffset);
+			if (end !== undefined && nextOffset >= end) return;
+			const limit = end === undefined ? pageSize : Math.min(pageSize, end - nextOffset);
 			inFlight.push({ offset: nextOffset, limit, result: request(nextOffset, limit) });
 			nextOffset += limit;
 		}
@@ -281,8 +296,12 @@ export async function readReportPages(
 				rows = rows.slice(0, maxRows - delivered);
 			}
 			pages++;
-			await onPage({ offset: head.offset, columns, rows });
+			const verdict = await onPage({ offset: head.offset, columns, rows });
 			delivered += rows.length;
+			if (verdict === 'stop') {
+				stopped = true;
+				break;
+			}
 			if (maxRows !== undefined && delivered >= maxRows) break;
 
 			if (received === head.limit) {
@@ -291,7 +310,7 @@ export async function readReportPages(
 			}
 			// The pages planned after this one assumed it would be full: start again at the next row.
 			discardPlanned();
-			nextOffset = delivered;
+			nextOffset = start + delivered;
 			if (received < head.limit) {
 				confirming = true;
 				pageSize = Math.min(pageSize, received);
@@ -302,5 +321,5 @@ export async function readReportPages(
 		await Promise.all(discarded);
 	}
 
-	return { columns: columns ?? [], rowCount: delivered, pages, requests, pageSize };
+	return { columns: columns ?? [], rowCount: delivered, stopped, pages, requests, pageSize };
 }
