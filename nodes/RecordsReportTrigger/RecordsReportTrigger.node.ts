@@ -1,12 +1,11 @@
 import type {
-	IDataObject,
 	INodeExecutionData,
 	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import {
 	byDisplayName,
@@ -14,38 +13,9 @@ import {
 	reportLocator,
 	rowOutputOptions,
 } from '../Records/actions/report/common.descriptions';
-import type { ReportShaper } from '../Records/actions/report/readSettings';
-import {
-	choice,
-	columnIndexes,
-	reportIdFromParameter,
-	reportReadSettings,
-	reportShaper,
-	wholeNumber,
-} from '../Records/actions/report/readSettings';
-import type { ReportRow } from '../Records/helpers/reportRows';
-import { describeColumns, parseColumnList } from '../Records/helpers/reportRows';
-import { readReportPages } from '../Records/transport/report';
-import {
-	DEFAULT_MAX_REMEMBERED,
-	NewRowFinder,
-	STATE_KEY,
-	STATE_VERSION,
-	nextRemembered,
-	readRemembered,
-	splitIdentities,
-	storedGeneration,
-	storedIdentities,
-	stateConfig,
-} from './rememberedRows';
-import type { RememberedRows } from './rememberedRows';
+import { DEFAULT_MAX_REMEMBERED, storedGeneration } from './rememberedRows';
 import { checkMemory, claimPoll, recordMemory, releasePoll, triggerKey } from './pollClaims';
-
-/** Rows a manual test run returns at most: enough to map fields, quick to show. */
-const MANUAL_SAMPLE_SIZE = 10;
-
-type RowIdentity = 'hash' | 'columns';
-type FirstRun = 'remember' | 'emit';
+import { pollReport } from './poll';
 
 const options: INodeProperties[] = byDisplayName([
 	...rowOutputOptions,
@@ -76,153 +46,6 @@ const options: INodeProperties[] = byDisplayName([
 	},
 ]);
 
-function outputItems(
-	rows: ReportRow[],
-	shaper: ReportShaper,
-	outputMode: 'row' | 'all',
-	reportId: string,
-	includeColumns: boolean,
-): INodeExecutionData[] {
-	if (outputMode === 'all') {
-		const json: IDataObject = { reportId, rowCount: rows.length };
-		if (includeColumns) json.columns = shaper.columnMetadata;
-		json.rows = rows.map(shaper.shape);
-		return [{ json }];
-	}
-	return rows.map((row) => ({ json: shaper.rowItem(row) }));
-}
-
-/** One poll: reads the report, emits the rows not emitted before and remembers the report's rows. */
-async function pollReport(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-	const node = this.getNode();
-	const reportId = reportIdFromParameter(node, this.getNodeParameter('report'));
-	const rowIdentity = choice<RowIdentity>(
-		node,
-		this.getNodeParameter('rowIdentity', 'hash'),
-		['hash', 'columns'],
-		'hash',
-		'Row Identity',
-		undefined,
-	);
-	const keyColumns = parseColumnList(
-		rowIdentity === 'columns' ? this.getNodeParameter('keyColumns', '') : '',
-	);
-	const firstRun = choice<FirstRun>(
-		node,
-		this.getNodeParameter('firstRun', 'remember'),
-		['remember', 'emit'],
-		'remember',
-		'On First Run',
-		undefined,
-	);
-	const optionValues = this.getNodeParameter('options', {}) as IDataObject;
-	const settings = reportReadSettings(node, optionValues);
-	const maxRemembered = wholeNumber(
-		node,
-		optionValues.maxRemembered,
-		DEFAULT_MAX_REMEMBERED,
-		'Max Remembered Rows',
-		1,
-		100_000_000,
-		undefined,
-	);
-	const outputMode = choice(node, optionValues.outputMode, ['row', 'all'], 'row', 'Output Items', undefined);
-	const manual = this.getMode() === 'manual';
-	const staticData = this.getWorkflowStaticData('node');
-
-	let shaper: ReportShaper | undefined;
-	let finder: NewRowFinder | undefined;
-	let remembered: RememberedRows | undefined;
-	let config = '';
-	let storedAtStart: string | undefined;
-	const newRows: ReportRow[] = [];
-	// The latest rows of the report, for the sample of a manual run.
-	let lastRows: ReportRow[] = [];
-
-	await readReportPages.call(this, {
-		reportId,
-		pageSize: settings.pageSize,
-		concurrency: settings.concurrency,
-		maxPages: settings.maxPages,
-		timeoutMs: settings.request.timeoutMs,
-		retry: settings.request.retry,
-		onPage: ({ columns, rows }) => {
-			if (finder === undefined) {
-				shaper = reportShaper(node, columns, settings, reportId);
-				if (rowIdentity === 'columns' && keyColumns.length === 0) {
-					throw new NodeOperationError(node, 'Row Identity is "Key Columns", but no Key Columns are given', {
-						description: `Name the columns that identify a row, by name or ID. The report's columns: ${describeColumns(columns) || 'none'}.`,
-					});
-				}
-				const identityColumns =
-					rowIdentity === 'columns'
-						? columnIndexes(node, columns, keyColumns, 'Key Columns', reportId).map(
-								(index) => columns[index].id,
-							)
-						: columns.map((column) => column.id);
-				config = stateConfig(reportId, rowIdentity, identityColumns);
-				storedAtStart = storedIdentities(staticData);
-				remembered = readRemembered(staticData, config);
-				const known = new Set(remembered ? splitIdentities(remembered.identities) : []);
-				finder = new NewRowFinder(identityColumns, rowIdentity === 'columns', known);
-			}
-			for (let i = 0; i < rows.length; i++) {
-				const row = rows[i];
-				if (finder.visit(row)) newRows.push(row);
-			}
-			if (manual) {
-				lastRows = lastRows.concat(rows.slice(-MANUAL_SAMPLE_SIZE)).slice(-MANUAL_SAMPLE_SIZE);
-			}
-		},
-	});
-
-	if (finder === undefined || shaper === undefined) return null;
-	const current = finder.identities;
-	if (current.length > maxRemembered) {
-		throw new NodeOperationError(
-			node,
-			`Report "${reportId}" has ${current.length} rows, more than Max Remembered Rows (${maxRemembered})`,
-			{
-				description: `The trigger must remember every row of the report to emit each only once. Raise Max Remembered Rows to at least ${current.length} in the options (each row takes 12 bytes of the workflow's stored data), or narrow the report, e.g. to recent rows.`,
-			},
-		);
-	}
-	const firstPoll = remembered === undefined;
-
-	if (manual) {
-		// A test run shows what the trigger would emit now, or else the latest rows; it never
-		// changes what is remembered, so activating the workflow afterwards starts afresh.
-		const sample = (!firstPoll && newRows.length > 0 ? newRows : lastRows).slice(-MANUAL_SAMPLE_SIZE);
-		return sample.length > 0 ? [outputItems(sample, shaper, outputMode, reportId, settings.includeColumns)] : null;
-	}
-
-	if (storedIdentities(staticData) !== storedAtStart) {
-		// Only one poll of a trigger runs at a time in a process (pollClaims.ts); should another
-		// writer still have saved rows meanwhile, its newer memory wins and this poll emits nothing:
-		// the next poll reads from what that writer remembered.
-		this.logger.warn(
-			`Records Report Trigger "${node.name}": the remembered rows changed while this poll read report "${reportId}"; it emits nothing and keeps the newer memory. The next poll reads from it.`,
-		);
-		return null;
-	}
-	const previous = remembered ? splitIdentities(remembered.identities) : [];
-	const kept = nextRemembered(previous, current, maxRemembered);
-	const identities = kept.join('');
-	if (remembered === undefined || identities !== remembered.identities) {
-		const state: RememberedRows = {
-			version: STATE_VERSION,
-			config,
-			identities,
-			count: kept.length,
-			generation: storedGeneration(staticData) + 1,
-		};
-		staticData[STATE_KEY] = state as unknown as IDataObject;
-	}
-
-	const emitted = firstPoll && firstRun === 'remember' ? [] : newRows;
-	return emitted.length > 0 ? [outputItems(emitted, shaper, outputMode, reportId, settings.includeColumns)] : null;
-}
-
 export class RecordsReportTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Records Report Trigger',
@@ -242,10 +65,27 @@ export class RecordsReportTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'On each poll the whole report is read and only rows not emitted before are output. The rows already seen are remembered in the workflow, so an edited row counts as new unless Row Identity uses key columns.',
+					'On each poll the whole report is read and only rows not emitted before are output: about rows ÷ Page Size + 1 requests per poll (1,001 for 100,000 rows at Page Size 100). The rows already seen are remembered in the workflow, so an edited row counts as new unless Row Identity uses key columns. If new rows only ever appear at the end or at the top of the report, choose that under New Rows Appear: polls then cost a few requests, whatever the report\'s size.',
 				name: 'notice',
 				type: 'notice',
 				default: '',
+				displayOptions: { show: { newRowPosition: ['anywhere'] } },
+			},
+			{
+				displayName:
+					'Each poll checks that the report still starts with the first row and has the last row remembered where it was, then reads only the rows after it: 3 requests when fewer than Page Size rows were added, one more for each further page, whatever the report\'s size. If a check fails (rows deleted, re-sorted or edited), that poll reads the whole report instead and the n8n log says why; no row is lost or emitted twice.',
+				name: 'noticeEnd',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { newRowPosition: ['end'] } },
+			},
+			{
+				displayName:
+					'Each poll reads from the top down to the first row remembered, then checks that the last row remembered is still last: 3 requests when fewer than Page Size rows were added, one more for each further page, whatever the report\'s size. If a check fails (rows deleted, re-sorted or edited), that poll reads the whole report instead and the n8n log says why; no row is lost or emitted twice.',
+				name: 'noticeTop',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { newRowPosition: ['top'] } },
 			},
 			reportLocator,
 			{
@@ -278,6 +118,31 @@ export class RecordsReportTrigger implements INodeType {
 				displayOptions: { show: { rowIdentity: ['columns'] } },
 				description:
 					'Columns (names or IDs, separated by commas) whose values together identify a row. A row with the same key on a later poll is not emitted again, even if its other cells changed.',
+			},
+			{
+				displayName: 'New Rows Appear',
+				name: 'newRowPosition',
+				type: 'options',
+				default: 'anywhere',
+				description:
+					'Where the report puts rows added since the last poll. At one end, a poll reads only the rows past the ones it remembers.',
+				options: [
+					{
+						name: 'Anywhere',
+						value: 'anywhere',
+						description: 'Read the whole report on every poll',
+					},
+					{
+						name: 'Appended at the End',
+						value: 'end',
+						description: 'For a report sorted oldest first (by date, say): only the rows after the last one remembered are read',
+					},
+					{
+						name: 'At the Top',
+						value: 'top',
+						description: 'For a report sorted newest first (by date, say): only the rows above the first one remembered are read',
+					},
+				],
 			},
 			{
 				displayName: 'On First Run',

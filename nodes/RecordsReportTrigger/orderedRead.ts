@@ -159,7 +159,7 @@ async function readTop(source: RowSource): Promise<OrderedOutcome> {
 				return 'stop';
 			}
 			if (!isNew) {
-				problem = `${ordinal(finder.identities.length - 1)} was seen before but stands above the row remembered first (rows were re-sorted or edited)`;
+				problem = `${ordinal(finder.identities.length - 1)} was seen before but stands above the row remembered first (rows were deleted, re-sorted or edited)`;
 				return 'stop';
 			}
 			newRows.push(row);
