@@ -2,6 +2,8 @@ import { existsSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
+import type { INodeType } from 'n8n-workflow';
+
 import type { Records } from '../../nodes/Records/Records.node';
 import { repoRoot } from '../../scripts/lib/paths';
 import { run } from '../../scripts/lib/proc';
@@ -34,4 +36,15 @@ export function builtRecordsNode(): Records {
 	const loaded = load(NODE_FILE) as { Records?: new () => Records };
 	if (typeof loaded.Records !== 'function') throw new Error(`${NODE_FILE} does not export the Records node; run the benchmark without --no-build`);
 	return new loaded.Records();
+}
+
+/**
+ * The Records Report Trigger of a build: this package's (BENCH_BUILD), or another build folder of
+ * the same layout (the baseline of bench/lib/baseline-build.ts).
+ */
+export function builtReportTrigger(buildDir: string = BENCH_BUILD): INodeType {
+	const file = join(buildDir, 'nodes', 'RecordsReportTrigger', 'RecordsReportTrigger.node.js');
+	const loaded = createRequire(__filename)(file) as { RecordsReportTrigger?: new () => INodeType };
+	if (typeof loaded.RecordsReportTrigger !== 'function') throw new Error(`${file} does not export the Records Report Trigger`);
+	return new loaded.RecordsReportTrigger();
 }
