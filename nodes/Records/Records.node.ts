@@ -12,6 +12,7 @@ import * as invoice from './actions/invoice/Invoice.resource';
 import * as record from './actions/record/Record.resource';
 import * as report from './actions/report/Report.resource';
 import { router } from './actions/router';
+import { getReportColumns } from './methods/loadOptions';
 import * as workflowCall from './actions/workflowCall/WorkflowCall.resource';
 
 export class Records implements INodeType {
@@ -60,6 +61,8 @@ export class Records implements INodeType {
 			...workflowCall.description,
 		],
 	};
+
+	methods = { loadOptions: { getReportColumns } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

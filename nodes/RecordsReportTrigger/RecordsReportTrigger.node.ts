@@ -9,12 +9,14 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import {
 	byDisplayName,
+	columnListParameters,
 	pagingOptions,
 	reportLocator,
 	rowOutputOptions,
 } from '../Records/actions/report/common.descriptions';
 import { DEFAULT_MAX_REMEMBERED, storedGeneration } from './rememberedRows';
 import { checkMemory, claimPoll, recordMemory, releasePoll, triggerKey } from './pollClaims';
+import { getReportColumns } from '../Records/methods/loadOptions';
 import { pollReport } from './poll';
 
 const options: INodeProperties[] = byDisplayName([
@@ -108,17 +110,24 @@ export class RecordsReportTrigger implements INodeType {
 					},
 				],
 			},
-			{
-				displayName: 'Key Columns',
-				name: 'keyColumns',
-				type: 'string',
-				default: '',
-				required: true,
-				placeholder: 'e.g. ID transakce',
-				displayOptions: { show: { rowIdentity: ['columns'] } },
-				description:
-					'Columns (names or IDs, separated by commas) whose values together identify a row. A row with the same key on a later poll is not emitted again, even if its other cells changed.',
-			},
+			...columnListParameters(
+				{
+					displayName: 'Key Columns',
+					name: 'keyColumns',
+					type: 'string',
+					default: '',
+					required: true,
+					placeholder: 'e.g. ID transakce',
+					displayOptions: { show: { rowIdentity: ['columns'] } },
+					description:
+						'Columns (names or IDs, separated by commas) whose values together identify a row. A row with the same key on a later poll is not emitted again, even if its other cells changed.',
+				},
+				{
+					displayName: 'Key Column Names or IDs',
+					description:
+						'Columns whose values together identify a row, chosen from the report\'s columns. A row with the same key on a later poll is not emitted again, even if its other cells changed. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				},
+			),
 			{
 				displayName: 'New Rows Appear',
 				name: 'newRowPosition',
@@ -174,6 +183,8 @@ export class RecordsReportTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = { loadOptions: { getReportColumns } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		// A manual test run only shows rows and remembers nothing: it may run beside the active poll.

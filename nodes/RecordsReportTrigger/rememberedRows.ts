@@ -147,8 +147,11 @@ export class NewRowFinder {
 	repeatedKeyCount = 0;
 
 	private readonly occurrences = new Map<string, number>();
-	/** By key columns: the rows emitted for each key in this read. */
-	private readonly emittedByKey = new Map<string, ReportRow[]>();
+	/**
+	 * By key columns: the row emitted for each new key in this read; once a key repeats, the JSON of
+	 * every row emitted with it, so that each later row costs one lookup.
+	 */
+	private readonly emittedByKey = new Map<string, ReportRow | Set<string>>();
 
 	constructor(
 		private readonly columnIds: readonly string[],
@@ -178,17 +181,22 @@ export class NewRowFinder {
 	private visitKey(row: ReportRow, key: string, text: string, copy: number): boolean {
 		const isNew = !this.known.has(key);
 		if (copy === 1) {
-			if (isNew) this.emittedByKey.set(key, [row]);
+			if (isNew) this.emittedByKey.set(key, row);
 			return isNew;
 		}
-		const emitted = this.emittedByKey.get(key);
-		if (emitted === undefined || !isNew) {
+		const first = this.emittedByKey.get(key);
+		if (first === undefined || !isNew) {
 			this.noteRepeated(text, copy, false);
 			return false;
 		}
+		let emitted = first;
+		if (!(emitted instanceof Set)) {
+			emitted = new Set([JSON.stringify(first)]);
+			this.emittedByKey.set(key, emitted);
+		}
 		const json = JSON.stringify(row);
-		if (emitted.some((other) => JSON.stringify(other) === json)) return false;
-		emitted.push(row);
+		if (emitted.has(json)) return false;
+		emitted.add(json);
 		this.noteRepeated(text, copy, true);
 		return true;
 	}
