@@ -67,7 +67,7 @@ export class RecordsReportTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'On each poll the whole report is read and only rows not emitted before are output: about rows ÷ Page Size + 1 requests per poll (1,001 for 100,000 rows at Page Size 100). The rows already seen are remembered in the workflow, so an edited row counts as new unless Row Identity uses key columns. If new rows only ever appear at the end or at the top of the report, choose that under New Rows Appear: polls then cost a few requests, whatever the report\'s size.',
+					'On each poll the whole report is read and only rows not emitted before are output: rows ÷ Page Size + 1 requests per poll (1,001 for 100,000 rows at Page Size 100). Poll at most every 1–5 minutes up to 1,000 rows, every 5–10 minutes up to 10,000 and every 15–30 minutes up to 100,000, or at least twice as long as a test fetch takes. The rows already seen are remembered in the workflow, so an edited row counts as new unless Row Identity uses key columns. If new rows only ever appear at the end or at the top of the report, choose that under New Rows Appear: polls then cost 3 requests, whatever the report\'s size.',
 				name: 'notice',
 				type: 'notice',
 				default: '',
@@ -75,7 +75,7 @@ export class RecordsReportTrigger implements INodeType {
 			},
 			{
 				displayName:
-					'Each poll checks that the report still starts with the first row and has the last row remembered where it was, then reads only the rows after it: 3 requests when fewer than Page Size rows were added, one more for each further page, whatever the report\'s size. If a check fails (rows deleted, re-sorted or edited), that poll reads the whole report instead and the n8n log says why; no row is lost or emitted twice.',
+					'Each poll checks that the report still starts with the first row and has the last row remembered where it was, then reads only the rows after it: 3 requests when fewer than Page Size rows were added, one more for each further page, whatever the report\'s size, so polling every minute suits any report. If a check fails (rows deleted, re-sorted or edited), that poll reads the whole report instead and the n8n log says why; no row is lost or emitted twice.',
 				name: 'noticeEnd',
 				type: 'notice',
 				default: '',
@@ -83,7 +83,7 @@ export class RecordsReportTrigger implements INodeType {
 			},
 			{
 				displayName:
-					'Each poll reads from the top down to the first row remembered, then checks that the last row remembered is still last: 3 requests when fewer than Page Size rows were added, one more for each further page, whatever the report\'s size. If a check fails (rows deleted, re-sorted or edited), that poll reads the whole report instead and the n8n log says why; no row is lost or emitted twice.',
+					'Each poll reads from the top down to the first row remembered, then checks that the last row remembered is still last: 3 requests when fewer than Page Size rows were added, one more for each further page, whatever the report\'s size, so polling every minute suits any report. If a check fails (rows deleted, re-sorted or edited), that poll reads the whole report instead and the n8n log says why; no row is lost or emitted twice.',
 				name: 'noticeTop',
 				type: 'notice',
 				default: '',
