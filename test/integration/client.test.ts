@@ -2,9 +2,9 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { Records } from '../../nodes/Records/Records.node';
-import { runNode, type RecordsCredentialData } from '../harness/n8n';
-import { addFaults } from '../sandbox/control';
-import { SEED_CLIENTS, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { runNode, type RecordsCredentialData } from '../../tooling/harness/n8nCoreHarness';
+import { addFaults } from '../../tooling/sandbox/control';
+import { SEED_CLIENTS, startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
 
 let sandbox: Sandbox;
 let credentials: RecordsCredentialData;

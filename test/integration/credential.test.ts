@@ -5,9 +5,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { testCredential } from '../harness/n8n';
-import { addFaults } from '../sandbox/control';
-import { RECORD_TYPES, REPORTS, TOKENS, startSandbox, type Sandbox } from '../sandbox/server';
+import { testCredential } from '../../tooling/harness/n8nCoreHarness';
+import { addFaults } from '../../tooling/sandbox/control';
+import { RECORD_TYPES, REPORTS, TOKENS, startSandbox, type Sandbox } from '../../tooling/sandbox/server';
 
 const REFUSED =
 	'The service refused the token (401): it is invalid, expired, or lacks the permission the test uses ("Test With": analysis for a report read, import for an empty import). Create or renew it under Settings → Import → API keys for import.';

@@ -5,9 +5,9 @@
 import { getGlobalState, setGlobalState, type IDataObject } from 'n8n-workflow';
 
 import { Records } from '../../nodes/Records/Records.node';
-import { runNode, type RecordsCredentialData } from '../harness/n8n';
-import { control, storedFields } from '../sandbox/control';
-import { startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { runNode, type RecordsCredentialData } from '../../tooling/harness/n8nCoreHarness';
+import { control, storedFields } from '../../tooling/sandbox/control';
+import { startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
 
 let sandbox: Sandbox;
 let credentials: RecordsCredentialData;

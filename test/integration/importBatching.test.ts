@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 
 import { Records } from '../../nodes/Records/Records.node';
-import { runNode, type RecordsCredentialData, type RunNodeResult } from '../harness/n8n';
-import { addFaults, control } from '../sandbox/control';
-import { startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { runNode, type RecordsCredentialData, type RunNodeResult } from '../../tooling/harness/n8nCoreHarness';
+import { addFaults, control } from '../../tooling/sandbox/control';
+import { startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
 
 let sandbox: Sandbox;
 let credentials: RecordsCredentialData;

@@ -5,8 +5,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { Records } from '../../nodes/Records/Records.node';
-import { runNode, type RecordsCredentialData } from '../harness/n8n';
-import { startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { runNode, type RecordsCredentialData } from '../../tooling/harness/n8nCoreHarness';
+import { startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
 
 let sandbox: Sandbox;
 let credentials: RecordsCredentialData;

@@ -1,7 +1,7 @@
 import { Records } from '../../nodes/Records/Records.node';
-import { runNode, type RecordsCredentialData } from '../harness/n8n';
-import { addFaults } from '../sandbox/control';
-import { startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { runNode, type RecordsCredentialData } from '../../tooling/harness/n8nCoreHarness';
+import { addFaults } from '../../tooling/sandbox/control';
+import { startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
 
 let sandbox: Sandbox;
 let credentials: RecordsCredentialData;

@@ -4,8 +4,8 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { Records } from '../../nodes/Records/Records.node';
-import { runNode, type RecordsCredentialData, type RunNodeOptions } from '../harness/n8n';
-import { addFaults, control } from '../sandbox/control';
+import { runNode, type RecordsCredentialData, type RunNodeOptions } from '../../tooling/harness/n8nCoreHarness';
+import { addFaults, control } from '../../tooling/sandbox/control';
 import {
 	bankTransactionIds,
 	BANK_COLUMNS,
@@ -17,7 +17,7 @@ import {
 	TOKENS,
 	USERS,
 	type Sandbox,
-} from '../sandbox/server';
+} from '../../tooling/sandbox/server';
 
 jest.setTimeout(120_000);
 

@@ -7,9 +7,9 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { RecordsReportTrigger } from '../../nodes/RecordsReportTrigger/RecordsReportTrigger.node';
 import { STATE_KEY } from '../../nodes/RecordsReportTrigger/rememberedRows';
-import { runPoll, type RunPollOptions } from '../harness/n8n';
-import { addFaults, clearFaults, control } from '../sandbox/control';
-import { bankTransactionIds, generateBankRows, REPORTS, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { runPoll, type RunPollOptions } from '../../tooling/harness/n8nCoreHarness';
+import { addFaults, clearFaults, control } from '../../tooling/sandbox/control';
+import { bankTransactionIds, generateBankRows, REPORTS, startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
 
 jest.setTimeout(120_000);
 

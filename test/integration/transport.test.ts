@@ -21,9 +21,9 @@ import {
 	type RequestPurpose,
 	type RetryPolicy,
 } from '../../nodes/Records/transport';
-import { runNode, type RecordsCredentialData, type RunNodeResult } from '../harness/n8n';
-import { addFaults as addSandboxFaults } from '../sandbox/control';
-import { RECORD_TYPES, REPORTS, TOKENS, startSandbox, type Sandbox } from '../sandbox/server';
+import { runNode, type RecordsCredentialData, type RunNodeResult } from '../../tooling/harness/n8nCoreHarness';
+import { addFaults as addSandboxFaults } from '../../tooling/sandbox/control';
+import { RECORD_TYPES, REPORTS, TOKENS, startSandbox, type Sandbox } from '../../tooling/sandbox/server';
 
 const transportProbe: INodeType = {
 	description: {

@@ -8,7 +8,7 @@ import {
 	TOKENS,
 	startSandbox,
 	type Sandbox,
-} from './server';
+} from '../../tooling/sandbox/server';
 
 let sandbox: Sandbox;
 

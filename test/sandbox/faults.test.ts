@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import { ok, request, type ClientFailure, type ClientResponse } from './http-client';
-import { RECORD_TYPES, REPORTS, TOKENS, startSandbox, type Sandbox } from './server';
+import { RECORD_TYPES, REPORTS, TOKENS, startSandbox, type Sandbox } from '../../tooling/sandbox/server';
 
 let sandbox: Sandbox;
 

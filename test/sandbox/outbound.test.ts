@@ -1,8 +1,8 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ok, request, type ClientResponse } from './http-client';
-import { DEFAULT_WEBHOOK_PAYLOAD, RECORD_TYPES, startSandbox, type Sandbox } from './server';
-import { parseXml, toXml } from './xml';
+import { DEFAULT_WEBHOOK_PAYLOAD, RECORD_TYPES, startSandbox, type Sandbox } from '../../tooling/sandbox/server';
+import { parseXml, toXml } from '../../tooling/sandbox/xml';
 
 /** A tiny receiver standing in for the called system: records each request, answers as told. */
 interface Received {
