@@ -11,7 +11,6 @@ import { RecordsTriggerBearerAuthApi } from '../../credentials/RecordsTriggerBea
 import { RecordsTrigger } from '../../nodes/RecordsTrigger/RecordsTrigger.node';
 import {
 	RESPOND_TO_WEBHOOK_STAND_IN,
-	hostWebhooksAgainstSandbox,
 	transformNode,
 	type DownstreamNode,
 	type RespondParameters,
@@ -20,6 +19,7 @@ import {
 } from '../../tooling/harness/webhook';
 import { callApi, sendWebhook, storedFields } from '../../tooling/sandbox/control';
 import { RECORD_TYPES } from '../../tooling/sandbox/server';
+import { hostWebhooksAgainstSandbox } from './fixture';
 
 const INVOICES = RECORD_TYPES.receivedInvoices;
 const INVOICE_KEY = 'FP-2026-0001';

@@ -9,13 +9,13 @@ import { Records } from '../../nodes/Records/Records.node';
 import { RecordsTrigger } from '../../nodes/RecordsTrigger/RecordsTrigger.node';
 import { runNode } from '../../tooling/harness/n8nCoreHarness';
 import {
-	hostWebhooksAgainstSandbox,
 	transformNode,
 	type DownstreamNode,
 	type WebhookHostOptions,
 } from '../../tooling/harness/webhook';
 import { callApi, storedFields } from '../../tooling/sandbox/control';
 import { RECORD_TYPES } from '../../tooling/sandbox/server';
+import { hostWebhooksAgainstSandbox } from './fixture';
 
 const INVOICES = RECORD_TYPES.receivedInvoices;
 const INVOICE_KEY = 'FP-2026-0001';

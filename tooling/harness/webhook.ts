@@ -54,7 +54,6 @@ import {
 	prepareContainer,
 	type StoredCredential,
 } from './n8nCoreHarness';
-import { startSandbox, type Sandbox } from '../sandbox/server';
 
 /** n8n's default N8N_PAYLOAD_SIZE_MAX (MiB): larger bodies never reach a node. */
 export const N8N_PAYLOAD_SIZE_MAX_MB = 16;
@@ -577,49 +576,6 @@ export function transformNode(name: string, transform: (items: INodeExecutionDat
 			async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 				return [transform(this.getInputData()).map((json) => ({ json }))];
 			},
-		},
-	};
-}
-
-/** One sandbox and the webhook host a test starts against it; see `hostWebhooksAgainstSandbox`. */
-export interface SandboxWebhookHosting {
-	readonly sandbox: Sandbox;
-	/** The host the running test started, if any. */
-	readonly host: WebhookHost | undefined;
-	start(options: WebhookHostOptions): Promise<WebhookHost>;
-}
-
-/**
- * Registers a test file's jest hooks for tests that each host a trigger against one sandbox: the
- * sandbox starts once and gets its seeds back before every test; after every test the host is
- * closed, and the test fails if the node threw while handling a call, since every refusal must be
- * an answer of the node's own.
- */
-export function hostWebhooksAgainstSandbox(): SandboxWebhookHosting {
-	let sandbox: Sandbox | undefined;
-	let host: WebhookHost | undefined;
-	beforeAll(async () => {
-		sandbox = await startSandbox({ port: 0, quiet: true, bankRows: 10 });
-	});
-	afterAll(async () => await sandbox?.close());
-	beforeEach(() => sandbox?.reset());
-	afterEach(async () => {
-		const errors = host?.webhookErrors ?? [];
-		await host?.close();
-		host = undefined;
-		expect(errors).toEqual([]);
-	});
-	return {
-		get sandbox() {
-			if (!sandbox) throw new UnexpectedError('The sandbox is only there inside a test');
-			return sandbox;
-		},
-		get host() {
-			return host;
-		},
-		async start(options) {
-			host = await startWebhookHost(options);
-			return host;
 		},
 	};
 }
