@@ -1,13 +1,18 @@
 import type * as http from 'node:http';
 
-import { ControlError } from './outbound';
-
 /** The sandbox's HTTP plumbing: replies, errors, bodies and query values, shared by every route. */
 
 /** Largest request body accepted (imports of 100k records fit comfortably). */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A control request the sandbox cannot carry out: answered 400 `invalid_control_request`. */
+export class ControlError extends Error {
+	constructor(message: string) {
+		super(message);
+	}
+}
 
 export class HttpError extends Error {
 	constructor(

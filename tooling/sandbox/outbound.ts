@@ -1,16 +1,12 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { ControlError, isObject } from './http';
 import { DEFAULT_WEBHOOK_PAYLOAD, type FieldValue } from './seeds';
 import type { SandboxState, StoredRecord } from './state';
 import { escapeXml, parseXml, toXml } from './xml';
 
 /** The service's outbound "call API" action (spec §4.3) and webhooks (spec §6), driven by tests. */
 
-export class ControlError extends Error {
-	constructor(message: string) {
-		super(message);
-	}
-}
 
 export type OutboundAuth =
 	| { type: 'none' }
@@ -54,9 +50,6 @@ export interface HttpOutcome {
 
 const USER_AGENT = 'RecordsSandbox/1.0 (workflow call API)';
 
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function requireString(raw: Record<string, unknown>, key: string, optional = false): string | undefined {
 	const value = raw[key];
@@ -312,6 +305,20 @@ function parseResponse(outcome: HttpOutcome, format: 'json' | 'xml'): { parsed: 
 	}
 }
 
+/** One line of the outbound log (`GET /__sandbox/outbound/log`) for a call or webhook the sandbox sent. */
+function logOutbound(state: SandboxState, kind: 'call' | 'webhook', method: string, url: string, outcome: HttpOutcome): void {
+	state.outboundLog.push({
+		at: new Date().toISOString(),
+		kind,
+		method,
+		url,
+		status: outcome.status,
+		ok: outcome.ok,
+		error: outcome.error,
+		durationMs: outcome.durationMs,
+	});
+}
+
 /** Performs the "call API" action and maps the response into the record. */
 export async function performOutboundCall(state: SandboxState, input: OutboundCallInput): Promise<Record<string, unknown>> {
 	const record = findRecord(state, input);
@@ -383,16 +390,7 @@ export async function performOutboundCall(state: SandboxState, input: OutboundCa
 		type?.update(record, mapped, new Date().toISOString());
 	}
 
-	state.outboundLog.push({
-		at: new Date().toISOString(),
-		kind: 'call',
-		method,
-		url,
-		status: outcome.status,
-		ok: outcome.ok,
-		error: outcome.error,
-		durationMs: outcome.durationMs,
-	});
+	logOutbound(state, 'call', method, url, outcome);
 
 	return {
 		ok: outcome.ok,
@@ -459,16 +457,7 @@ export async function sendWebhook(state: SandboxState, input: WebhookInput): Pro
 	if (authorization !== undefined) headers.authorization = authorization;
 	for (const header of input.headers) headers[header.name.toLowerCase()] = header.value;
 	const outcome = await sendHttp(input.method, input.url, headers, Buffer.from(payload, 'utf8'), input.timeoutSeconds * 1000);
-	state.outboundLog.push({
-		at: new Date().toISOString(),
-		kind: 'webhook',
-		method: input.method,
-		url: input.url,
-		status: outcome.status,
-		ok: outcome.ok,
-		error: outcome.error,
-		durationMs: outcome.durationMs,
-	});
+	logOutbound(state, 'webhook', input.method, input.url, outcome);
 	return {
 		ok: outcome.ok,
 		status: outcome.status ?? null,

@@ -2,8 +2,8 @@ import type * as http from 'node:http';
 
 import type { SandboxContext } from '../context';
 import { createFaultRuleState, parseFaultRule } from '../faults';
-import { decodeSegment, HttpError, isObject, json, parseJsonBody, pathParts, readBody, type Reply } from '../http';
-import { ControlError, parseOutboundCall, parseWebhook, performOutboundCall, sendWebhook } from '../outbound';
+import { ControlError, decodeSegment, HttpError, isObject, json, parseJsonBody, pathParts, readBody, type Reply } from '../http';
+import { parseOutboundCall, parseWebhook, performOutboundCall, sendWebhook } from '../outbound';
 import { replaceClients, addToken, addUser } from './controlAccess';
 import { addFields, defineRecordType, listRecords, recordTypeSummary } from './controlRecordTypes';
 import { appendRows, defineReport, reportSummary } from './controlReports';

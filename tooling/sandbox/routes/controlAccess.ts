@@ -1,5 +1,4 @@
-import { isObject, json, type Reply } from '../http';
-import { ControlError } from '../outbound';
+import { ControlError, isObject, json, type Reply } from '../http';
 import type { Permission } from '../seeds';
 import type { SandboxState } from '../state';
 

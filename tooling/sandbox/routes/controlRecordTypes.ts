@@ -1,6 +1,5 @@
 import { recordType } from '../context';
-import { isObject, json, queryInteger, type Reply } from '../http';
-import { ControlError } from '../outbound';
+import { ControlError, isObject, json, queryInteger, type Reply } from '../http';
 import { validateFields } from '../recordFields';
 import type { RecordTypeState, SandboxState } from '../state';
 

@@ -1,5 +1,4 @@
-import { HttpError, isObject, json, type Reply } from '../http';
-import { ControlError } from '../outbound';
+import { ControlError, HttpError, isObject, json, type Reply } from '../http';
 import { BANK_COLUMNS, generateBankRows, type ReportColumn, type ReportRow } from '../seeds';
 import type { ReportState, SandboxState } from '../state';
 
