@@ -54,7 +54,9 @@ import {
 	Workflow,
 } from 'n8n-workflow';
 
-import { RecordsApi } from '../../index';
+// From source, as tests take node classes: the package's entry would also load all three nodes'
+// sources into every benchmark worker that runs the built node through this harness.
+import { RecordsApi } from '../../credentials/RecordsApi.credentials';
 
 export interface RecordsCredentialData {
 	baseUrl: string;
