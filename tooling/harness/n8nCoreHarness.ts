@@ -355,6 +355,24 @@ function latestVersion(type: INodeType | IVersionedNodeType): number {
 	return Array.isArray(version) ? Math.max(...version) : version;
 }
 
+/** The node under test as the workflow holds it: its type at the asked (or latest) version, a copy of its parameters. */
+function nodeUnderTest(
+	options: Pick<RunNodeOptions, 'nodeType' | 'parameters' | 'typeVersion'>,
+	id: string,
+	name: string,
+	credentials: INode['credentials'],
+): INode {
+	return {
+		id,
+		name,
+		type: options.nodeType.description.name,
+		typeVersion: options.typeVersion ?? latestVersion(options.nodeType),
+		position: [0, 0],
+		parameters: deepCopy(options.parameters),
+		credentials,
+	};
+}
+
 function credentialsFor(
 	nodeType: INodeType,
 	data: RecordsCredentialData | undefined,
@@ -417,13 +435,8 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		parameters: {},
 	};
 	const node: INode = {
-		id: 'node-under-test',
-		name: nodeName,
-		type: options.nodeType.description.name,
-		typeVersion: options.typeVersion ?? latestVersion(options.nodeType),
+		...nodeUnderTest(options, 'node-under-test', nodeName, refs),
 		position: [200, 0],
-		parameters: deepCopy(options.parameters),
-		credentials: refs,
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	};
 	const connections = {
@@ -482,15 +495,7 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 	prepareContainer();
 	const nodeName = options.nodeName ?? options.nodeType.description.defaults.name ?? 'Trigger';
 	const { stored, refs } = credentialsFor(options.nodeType, options.credentials);
-	const node: INode = {
-		id: 'poll-node',
-		name: nodeName,
-		type: options.nodeType.description.name,
-		typeVersion: options.typeVersion ?? latestVersion(options.nodeType),
-		position: [0, 0],
-		parameters: deepCopy(options.parameters),
-		credentials: refs,
-	};
+	const node = nodeUnderTest(options, 'poll-node', nodeName, refs);
 	const workflow = new Workflow({
 		id: 'harness-poll-workflow',
 		name: 'Harness poll workflow',
