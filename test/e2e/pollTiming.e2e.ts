@@ -8,8 +8,8 @@
  * past the remembered rows (New Rows Appear: Appended at the End). Queue mode runs the full-read
  * scenario in queue.e2e.ts.
  */
-import { N8nInstance } from '../../scripts/lib/n8n';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { N8nInstance } from '../../tooling/n8n/n8nInstance';
+import { startSandbox, type Sandbox } from '../../tooling/sandbox/server';
 import { readSetup, runtimesUnderTest } from './harness';
 import { DURABLE_POLLING_ENV, slowPollScenario } from './slowPoll';
 

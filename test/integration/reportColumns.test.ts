@@ -9,22 +9,17 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { Records } from '../../nodes/Records/Records.node';
 import { RecordsReportTrigger } from '../../nodes/RecordsReportTrigger/RecordsReportTrigger.node';
-import { runLoadOptions, runNode, runPoll } from '../harness/n8n';
-import { control } from '../sandbox/control';
-import { bankTransactionIds, REPORTS, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { runLoadOptions, runNode, runPoll } from '../../tooling/harness/n8nCoreHarness';
+import { control } from '../../tooling/sandbox/control';
+import { bankTransactionIds, REPORTS } from '../../tooling/sandbox/server';
+import { useSandbox } from './fixture';
 
 jest.setTimeout(120_000);
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, quiet: true });
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-const credentials = () => ({ baseUrl: sandbox.baseUrl, token: TOKENS.analysisAdmin, allowHttp: true });
+const credentials = () => sandbox.credentials();
 const reportRequests = () => sandbox.state.stats.requests.report?.total ?? 0;
 
 const columnsOf = async (nodeType: Records | RecordsReportTrigger, reportId: string) =>

@@ -9,21 +9,17 @@ import { Container } from '@n8n/di';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { RecordsReportTrigger } from '../../nodes/RecordsReportTrigger/RecordsReportTrigger.node';
-import { runPoll } from '../harness/n8n';
-import { control } from '../sandbox/control';
-import { bankTransactionIds, REPORTS, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { runPoll } from '../../tooling/harness/n8nCoreHarness';
+import { control } from '../../tooling/sandbox/control';
+import { bankTransactionIds, REPORTS } from '../../tooling/sandbox/server';
+import { useSandbox } from './fixture';
 
 jest.setTimeout(120_000);
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let warnings: string[] = [];
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, quiet: true });
-});
-afterAll(async () => await sandbox.close());
 beforeEach(() => {
-	sandbox.reset();
 	warnings = [];
 	jest.spyOn(Container.get(Logger), 'warn').mockImplementation((message: string) => void warnings.push(message));
 });
@@ -39,7 +35,7 @@ async function poll(parameters: IDataObject, staticData?: IDataObject) {
 	const result = await runPoll({
 		nodeType: new RecordsReportTrigger(),
 		parameters: { report: byId(REPORTS.bankTransactions), ...parameters },
-		credentials: { baseUrl: sandbox.baseUrl, token: TOKENS.analysisAdmin, allowHttp: true },
+		credentials: sandbox.credentials(),
 		staticData,
 	});
 	return { ...result, requests: reportRequests() - before };
