@@ -44,6 +44,8 @@ describe.each(settings)('a slow report poll in %s', (_title, runtime, env) => {
 
 	test('polls that outlast the poll interval emit every new row exactly once, reading the whole report or only past the remembered rows', async () => {
 		// Both workflows poll side by side in the one n8n: the ordered mode adds no n8n and little time.
+		// The owner and the API key are set up once first: two scenarios setting them up at once race.
+		await n8n.publicApiKey();
 		await Promise.all([
 			slowPollScenario(n8n, sandbox),
 			slowPollScenario(n8n, orderedSandbox, 'slow-bank-feed-end', 'end'),
