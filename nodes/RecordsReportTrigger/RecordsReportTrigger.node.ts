@@ -13,8 +13,8 @@ import {
 	pagingOptions,
 	reportLocator,
 	rowOutputOptions,
-} from '../Records/actions/report/common.descriptions';
-import type { ReportShaper } from '../Records/actions/report/readSettings';
+} from '../shared/report/descriptions';
+import type { ReportShaper } from '../shared/report/settings';
 import {
 	choice,
 	columnIndexes,
@@ -22,10 +22,10 @@ import {
 	reportReadSettings,
 	reportShaper,
 	wholeNumber,
-} from '../Records/actions/report/readSettings';
-import type { ReportRow } from '../Records/helpers/reportRows';
-import { describeColumns, parseColumnList } from '../Records/helpers/reportRows';
-import { readReportPages } from '../Records/transport/report';
+} from '../shared/report/settings';
+import type { ReportRow } from '../shared/report/rows';
+import { describeColumns, parseColumnList } from '../shared/report/rows';
+import { readReportPages } from '../shared/report/paging';
 import {
 	DEFAULT_MAX_REMEMBERED,
 	NewRowFinder,

@@ -8,8 +8,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ReplyFormat } from '../Records/helpers/replyBody';
-import { xmlName } from '../Records/helpers/xml';
+import type { ReplyFormat } from '../shared/workflowCall/replyBody';
+import { xmlName } from '../shared/workflowCall/xml';
 import { ANY_EVENT, NO_EVENT } from './description';
 import {
 	challengeFor,

@@ -72,8 +72,8 @@ const BAD_INPUTS: Array<[string, BadInput]> = [
 		{
 			parameters: { options: { concurrency: 100 } },
 			input: [task('a')],
-			message: '"Parallel Requests" must be a whole number from 1 to 16 (got 100)',
-			fix: 'between 1 and 16',
+			message: '"Parallel Requests" must be a whole number from 1 to 32 (got 100)',
+			fix: 'between 1 and 32',
 		},
 	],
 	[

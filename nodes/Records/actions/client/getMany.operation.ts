@@ -6,17 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { recordsApiRequest } from '../../transport';
-import {
-	asItemJson,
-	asNodeError,
-	errorItem,
-	illustrativeRestNotice,
-	requestSettings,
-	retryAttemptsOption,
-	returnAllAndLimit,
-	timeoutOption,
-} from '../restCommon';
+import { recordsApiRequest } from '../../../shared/transport';
+import { asItemJson, illustrativeRestNotice, returnAllAndLimit } from '../restCommon';
+import { asNodeError, errorItem } from '../../../shared/perItem';
+import { requestSettings, retryAttemptsOption, timeoutOption } from '../../../shared/requestOptions';
 
 export const CLIENTS_PATH = '/api/v1/clients';
 

@@ -7,16 +7,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { buildCustomApiPath, type QueryParameter } from '../../helpers/customApiPath';
-import { recordsApiRequest, type RecordsResponse } from '../../transport';
-import {
-	asNodeError,
-	asItemJson,
-	errorItem,
-	requestSettings,
-	retryAttemptsOption,
-	timeoutOption,
-} from '../restCommon';
+import { buildCustomApiPath, type QueryParameter } from './path';
+import { recordsApiRequest, type RecordsResponse } from '../../../shared/transport';
+import { asNodeError, errorItem } from '../../../shared/perItem';
+import { asItemJson } from '../restCommon';
+import { requestSettings, retryAttemptsOption, timeoutOption } from '../../../shared/requestOptions';
 
 const METHODS_WITH_BODY = ['PATCH', 'POST', 'PUT'];
 

@@ -6,16 +6,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { recordsApiRequest } from '../../transport';
-import { formatDueDate, parseAmount, parseClientId, parseCurrency } from '../../helpers/invoiceFields';
-import {
-	asNodeError,
-	errorItem,
-	illustrativeRestNotice,
-	requestSettings,
-	retryAttemptsOption,
-	timeoutOption,
-} from '../restCommon';
+import { recordsApiRequest } from '../../../shared/transport';
+import { formatDueDate, parseAmount, parseClientId, parseCurrency } from './fields';
+import { asNodeError, errorItem } from '../../../shared/perItem';
+import { illustrativeRestNotice } from '../restCommon';
+import { requestSettings, retryAttemptsOption, timeoutOption } from '../../../shared/requestOptions';
 
 export const INVOICES_PATH = '/invoices';
 

@@ -7,11 +7,12 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readReportPages } from '../../transport/report';
-import { asNodeError, errorItem, returnAllAndLimit } from '../restCommon';
-import { byDisplayName, pagingOptions, reportLocator, rowOutputOptions } from './common.descriptions';
-import type { ReportShaper } from './readSettings';
-import { choice, reportIdFromParameter, reportReadSettings, reportShaper, wholeNumber } from './readSettings';
+import { readReportPages } from '../../../shared/report/paging';
+import { asNodeError, errorItem } from '../../../shared/perItem';
+import { returnAllAndLimit } from '../restCommon';
+import { byDisplayName, pagingOptions, reportLocator, rowOutputOptions } from '../../../shared/report/descriptions';
+import type { ReportShaper } from '../../../shared/report/settings';
+import { choice, reportIdFromParameter, reportReadSettings, reportShaper, wholeNumber } from '../../../shared/report/settings';
 
 type OutputMode = 'row' | 'page' | 'all';
 

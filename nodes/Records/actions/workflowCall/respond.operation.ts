@@ -8,17 +8,17 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { serializeReply, type ReplyFormat } from '../../helpers/replyBody';
+import { serializeReply, type ReplyFormat } from '../../../shared/workflowCall/replyBody';
 import {
 	callToAnswer,
 	isRecordsTrigger,
 	responseHeaders,
 	type HeaderEntry,
 	type TriggerBefore,
-} from '../../helpers/workflowCall';
-import { xmlName } from '../../helpers/xml';
-import { choice } from '../report/readSettings';
-import { asNodeError, errorItem } from '../restCommon';
+} from '../../../shared/workflowCall/handshake';
+import { xmlName } from '../../../shared/workflowCall/xml';
+import { choice } from '../../../shared/report/settings';
+import { asNodeError, errorItem } from '../../../shared/perItem';
 
 const RESPOND_WITH = ['firstIncomingItem', 'json', 'text'] as const;
 const FORMATS = ['sameAsCall', 'json', 'xml'] as const;

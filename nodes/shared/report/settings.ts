@@ -5,17 +5,18 @@
 import type { IDataObject, INode, INodeParameterResourceLocator } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { CzechConversion, OutputKeys, ReportColumn, RowShaper } from '../../helpers/reportRows';
+import type { CzechConversion, OutputKeys, ReportColumn, RowShaper } from './rows';
 import {
 	createRowShaper,
 	describeColumns,
 	parseColumnList,
 	reportIdFromReference,
 	resolveColumns,
-} from '../../helpers/reportRows';
-import { DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE, MAX_CONCURRENCY } from '../../transport/report';
-import type { RequestSettings } from '../restCommon';
-import { requestSettings } from '../restCommon';
+} from './rows';
+import { DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE } from './paging';
+import { MAX_CONCURRENCY } from '../requestOptions';
+import { type RequestSettings } from '../requestOptions';
+import { requestSettings } from '../requestOptions';
 
 export interface ReportReadSettings {
 	pageSize: number;

@@ -25,13 +25,13 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ReportColumn, ReportRow } from '../helpers/reportRows';
-import type { RecordsFunctions, RetryPolicy } from './index';
-import { recordsApiRequest, type RecordsConnection, recordsConnection } from './index';
+import type { ReportColumn, ReportRow } from './rows';
+import type { RecordsFunctions, RetryPolicy } from '../transport';
+import { MAX_CONCURRENCY } from '../requestOptions';
+import { recordsApiRequest, type RecordsConnection, recordsConnection } from '../transport';
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const DEFAULT_MAX_PAGES = 10_000;
-export const MAX_CONCURRENCY = 32;
 
 /**
  * Offset of the probe that tells whether the service honours `offset`: beyond any real report, and

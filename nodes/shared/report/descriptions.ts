@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { REPORT_ID_REGEX, REPORT_URL_REGEX } from '../../helpers/reportRows';
-import { DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE, MAX_CONCURRENCY } from '../../transport/report';
-import { retryAttemptsOption, timeoutOption } from '../restCommon';
+import { REPORT_ID_REGEX, REPORT_URL_REGEX } from './rows';
+import { DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE } from './paging';
+import { MAX_CONCURRENCY } from '../requestOptions';
+import { retryAttemptsOption, timeoutOption } from '../requestOptions';
 
 /** The report, by ID or by the URL from its sharing dialog; shared by Get Rows and the trigger. */
 export const reportLocator: INodeProperties = {

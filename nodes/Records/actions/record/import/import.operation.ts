@@ -16,7 +16,7 @@ import {
 	type RecordOutcome,
 	resolveNamedRecord,
 	runInOrder,
-} from '../../helpers/importBatches';
+} from './batches';
 import {
 	BOOLEAN_FORMATS,
 	DATE_FORMATS,
@@ -36,23 +36,22 @@ import {
 	selectFields,
 	THOUSANDS_SEPARATORS,
 	type ValuePreparationOptions,
-} from '../../helpers/recordValues';
-import { itemParameterReader } from '../itemParameter';
+} from './values';
+import { itemParameterReader } from '../../../../shared/parameters/itemParameter';
 import {
-	DEFAULT_RETRY_POLICY,
-	DEFAULT_TIMEOUT_MS,
+	DEFAULT_RETRY_ATTEMPTS,
+	DEFAULT_TIMEOUT_SECONDS,
+	MAX_CONCURRENCY,
+	MAX_RETRY_ATTEMPTS,
+} from '../../../../shared/requestOptions';
+import {
 	recordsApiRequest,
 	type RecordsConnection,
 	recordsConnection,
-} from '../../transport';
-import { JsonListBody } from '../../transport/jsonBody';
+} from '../../../../shared/transport';
+import { JsonListBody } from '../../../../shared/transport/jsonBody';
 
 const DEFAULT_BATCH_SIZE = 100;
-const MAX_CONCURRENCY = 16;
-const MAX_RETRY_ATTEMPTS = 10;
-/** Retries after the first attempt; the transport counts attempts in all. */
-const DEFAULT_RETRY_ATTEMPTS = DEFAULT_RETRY_POLICY.maxAttempts - 1;
-const DEFAULT_TIMEOUT_SECONDS = DEFAULT_TIMEOUT_MS / 1000;
 
 const properties: INodeProperties[] = [
 	{

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, NodeParameterValueType } from 'n8n-workflow';
 
-import { valueAtPath } from '../helpers/parameterPath';
+import { valueAtPath } from './path';
 
 function holdsExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
