@@ -1,6 +1,6 @@
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import { plainHttpRefusal, RecordsApi } from '../../credentials/RecordsApi.credentials';
+import { plainHttpRefusal, RecordsApi } from '../../../credentials/RecordsApi.credentials';
 
 describe('plainHttpRefusal', () => {
 	it('refuses an http:// URL, naming the option that allows it', () => {

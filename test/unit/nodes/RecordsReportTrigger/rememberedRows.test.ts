@@ -1,4 +1,4 @@
-import { IDENTITY_LENGTH } from '../../nodes/Records/helpers/reportRows';
+import { IDENTITY_LENGTH } from '../../../../nodes/shared/report/rows';
 import {
 	NewRowFinder,
 	STATE_KEY,
@@ -7,7 +7,7 @@ import {
 	readRemembered,
 	splitIdentities,
 	stateConfig,
-} from '../../nodes/RecordsReportTrigger/rememberedRows';
+} from '../../../../nodes/RecordsReportTrigger/rememberedRows';
 
 describe('remembered identities', () => {
 	it('keeps rows gone from the report before the current rows, and cuts the oldest first', () => {

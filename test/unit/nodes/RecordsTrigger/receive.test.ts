@@ -4,17 +4,17 @@ import {
 	challengeFor,
 	checkCaller,
 	credentialProblem,
-} from '../../nodes/RecordsTrigger/helpers/callerAuth';
-import { serializeReply } from '../../nodes/Records/helpers/replyBody';
-import { replyFormatFor } from '../../nodes/RecordsTrigger/helpers/reply';
+} from '../../../../nodes/RecordsTrigger/helpers/callerAuth';
+import { serializeReply } from '../../../../nodes/shared/workflowCall/replyBody';
+import { replyFormatFor } from '../../../../nodes/RecordsTrigger/helpers/reply';
 import {
 	chooseBodyFormat,
 	decodeBody,
 	parseBodyText,
 	parseContentType,
-} from '../../nodes/RecordsTrigger/helpers/requestBody';
-import { responseSetupProblem } from '../../nodes/RecordsTrigger/helpers/responseSetup';
-import { eventAccepted, eventNameOf } from '../../nodes/RecordsTrigger/receive';
+} from '../../../../nodes/RecordsTrigger/helpers/requestBody';
+import { responseSetupProblem } from '../../../../nodes/RecordsTrigger/helpers/responseSetup';
+import { eventAccepted, eventNameOf } from '../../../../nodes/RecordsTrigger/receive';
 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 

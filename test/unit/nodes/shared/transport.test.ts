@@ -1,5 +1,5 @@
-import { backoffDelay, findErrorCode, parseRetryAfter } from '../../nodes/Records/transport';
-import { JsonListBody, type SerializableList } from '../../nodes/Records/transport/jsonBody';
+import { backoffDelay, findErrorCode, parseRetryAfter } from '../../../../nodes/shared/transport';
+import { JsonListBody, type SerializableList } from '../../../../nodes/shared/transport/jsonBody';
 
 describe('parseRetryAfter', () => {
 	const now = Date.parse('2026-03-02T10:00:00Z');

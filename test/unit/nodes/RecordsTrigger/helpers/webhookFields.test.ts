@@ -1,8 +1,8 @@
 import type { INode, IWebhookDescription } from 'n8n-workflow';
 import { resolveWebhookDescriptionField, webhookDescriptionIsNativelyResolvable, Workflow } from 'n8n-workflow';
 
-import { RecordsTrigger } from '../../nodes/RecordsTrigger/RecordsTrigger.node';
-import { nodeTypesFor } from '../harness/n8n';
+import { RecordsTrigger } from '../../../../../nodes/RecordsTrigger/RecordsTrigger.node';
+import { nodeTypesFor } from '../../../../harness/n8n';
 
 const trigger = new RecordsTrigger();
 const webhook = trigger.description.webhooks?.[0] as IWebhookDescription;

@@ -9,7 +9,7 @@ import {
 	reportIdFromReference,
 	resolveColumns,
 	rowIdentityText,
-} from '../../nodes/Records/helpers/reportRows';
+} from '../../../../../nodes/shared/report/rows';
 
 const COSTS = [
 	{ id: 'c1', name: 'Interní číslo' },

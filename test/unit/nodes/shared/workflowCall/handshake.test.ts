@@ -6,8 +6,8 @@ import {
 	isRespondToCall,
 	responseHeaders,
 	type TriggerBefore,
-} from '../../nodes/Records/helpers/workflowCall';
-import { responseSetupProblem } from '../../nodes/RecordsTrigger/helpers/responseSetup';
+} from '../../../../../nodes/shared/workflowCall/handshake';
+import { responseSetupProblem } from '../../../../../nodes/RecordsTrigger/helpers/responseSetup';
 
 const node = (name: string, type: string, parameters?: INodeParameters, disabled = false): NodeTypeAndVersion => ({
 	name,

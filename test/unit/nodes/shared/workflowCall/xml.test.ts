@@ -1,4 +1,4 @@
-import { parseXml, toXml, XmlSyntaxError, XML_MAX_DEPTH } from '../../nodes/Records/helpers/xml';
+import { parseXml, toXml, XmlSyntaxError, XML_MAX_DEPTH } from '../../../../../nodes/shared/workflowCall/xml';
 
 describe('Records Trigger XML reader', () => {
 	it('maps elements, repeated elements, attributes and text as documented', () => {

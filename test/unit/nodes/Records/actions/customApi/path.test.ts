@@ -1,4 +1,4 @@
-import { buildCustomApiPath } from '../../nodes/Records/helpers/customApiPath';
+import { buildCustomApiPath } from '../../../../../../nodes/Records/actions/customApi/path';
 
 describe('buildCustomApiPath', () => {
 	it('keeps an ordinary path as it is', () => {

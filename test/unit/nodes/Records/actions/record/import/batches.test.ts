@@ -4,7 +4,7 @@ import {
 	readRecordOutcomes,
 	resolveNamedRecord,
 	runInOrder,
-} from '../../nodes/Records/helpers/importBatches';
+} from '../../../../../../../nodes/Records/actions/record/import/batches';
 
 describe('planBatches', () => {
 	it('cuts 250 records into 100 + 100 + 50, in order', () => {

@@ -17,7 +17,7 @@ import {
 	selectFields,
 	type PreparedRecord,
 	type ValuePreparationOptions,
-} from '../../nodes/Records/helpers/recordValues';
+} from '../../../../../../../nodes/Records/actions/record/import/values';
 
 const NFD = (text: string) => text.normalize('NFD');
 
