@@ -1,4 +1,4 @@
-/** The Import operation's parameters (spec §3: one import request per batch of records of one record type). */
+/** The Import operation's parameters (§4.1: one import request per batch of records of one record type). */
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 

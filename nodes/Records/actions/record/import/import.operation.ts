@@ -1,5 +1,5 @@
 /**
- * Import (spec §3): reads and checks every input item first, then sends the records in batches
+ * Import (§4.1): reads and checks every input item first, then sends the records in batches
  * (description, settings, records, sending, failures and output live beside this file).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
