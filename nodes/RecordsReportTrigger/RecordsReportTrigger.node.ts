@@ -93,7 +93,7 @@ export class RecordsReportTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Records Report Trigger',
 		name: 'recordsReportTrigger',
-		icon: { light: 'file:records.svg', dark: 'file:records.dark.svg' },
+		icon: { light: 'file:../../icons/records.svg', dark: 'file:../../icons/records.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		// The editor hands a resource locator to the subtitle as its plain value, a run as an object.

@@ -14,6 +14,7 @@ import { readSetup, runtimesUnderTest } from './harness';
  */
 
 const snapshotFile = join(__dirname, 'contract', 'descriptions.json');
+const repoRoot = join(__dirname, '..', '..');
 const { packed } = readSetup();
 const pkg = readPackageJson();
 
@@ -113,5 +114,27 @@ describe.each(runtimesUnderTest())('the public contract in %s', (_title, runtime
 		const { broken, added } = compare(before, now);
 		if (added.length > 0) process.stderr.write(`[contract] added since the snapshot:\n  ${added.join('\n  ')}\n`);
 		expect(broken).toEqual([]);
+	});
+
+	test('n8n serves the one icon file to every node and credential, light and dark', async () => {
+		await n8n.start();
+		type Typed = { name: string; iconUrl?: string | { light: string; dark: string } };
+		const nodes = await n8n.editorRequest<Typed[]>('GET', '/types/nodes.json');
+		const credentials = await n8n.editorRequest<Typed[]>('GET', '/types/credentials.json');
+		const ours = [
+			...nodes.filter((type) => type.name.startsWith(`${pkg.name}.`)),
+			...credentials.filter((type) => type.name.startsWith('records')),
+		];
+		expect(ours.length).toBeGreaterThanOrEqual(6);
+		const icons = { light: readFileSync(join(repoRoot, 'icons', 'records.svg'), 'utf8'), dark: readFileSync(join(repoRoot, 'icons', 'records.dark.svg'), 'utf8') };
+		for (const type of ours) {
+			expect({ type: type.name, iconUrl: typeof type.iconUrl }).toEqual({ type: type.name, iconUrl: 'object' });
+			for (const theme of ['light', 'dark'] as const) {
+				const url = (type.iconUrl as { light: string; dark: string })[theme];
+				const response = await fetch(`${n8n.baseUrl}/${url}`);
+				expect({ type: type.name, url, status: response.status }).toEqual({ type: type.name, url, status: 200 });
+				expect(await response.text()).toBe(icons[theme]);
+			}
+		}
 	});
 });
