@@ -117,7 +117,7 @@ const BAD_INPUTS: Array<[string, BadInput]> = [
 		{
 			parameters: { dataMode: 'json', jsonRecords: '={{ $json.raw }}' },
 			input: [{ raw: '[{"Název": "a"}]' }, { raw: '[{"Název": "b",}]' }],
-			message: '"Records (JSON)" is not valid JSON [item 1]: ',
+			message: '"Records (JSON)" is not valid JSON: ',
 			fix: 'Check the JSON for missing quotes, commas or brackets',
 			itemIndex: 1,
 		},

@@ -15,6 +15,7 @@ import {
 } from './rows';
 import { DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE } from './paging';
 import { MAX_CONCURRENCY } from '../requestOptions';
+import { choice as kitChoice, wholeNumber as kitWholeNumber } from '../parameters/kit';
 import { type RequestSettings } from '../requestOptions';
 import { requestSettings } from '../requestOptions';
 
@@ -44,6 +45,8 @@ export function reportIdFromParameter(node: INode, parameter: unknown, itemIndex
 	}
 }
 
+// The Records Report Trigger still calls these two with positional arguments; they are the kit's
+// wholeNumber and choice (nodes/shared/parameters/kit.ts) and go once the trigger calls the kit.
 export function wholeNumber(
 	node: INode,
 	value: unknown,
@@ -53,16 +56,7 @@ export function wholeNumber(
 	max: number,
 	itemIndex: number | undefined,
 ): number {
-	if (value === undefined || value === null || value === '') return fallback;
-	const number = typeof value === 'number' ? value : Number(String(value).trim());
-	if (!Number.isInteger(number) || number < min || number > max) {
-		throw new NodeOperationError(
-			node,
-			`${label} must be a whole number from ${min} to ${max}, not "${String(value)}"`,
-			{ itemIndex, description: `Set ${label} in the node's options.` },
-		);
-	}
-	return number;
+	return kitWholeNumber(node, value, { label, min, max, fallback, itemIndex });
 }
 
 export function choice<T extends string>(
@@ -73,13 +67,7 @@ export function choice<T extends string>(
 	label: string,
 	itemIndex: number | undefined,
 ): T {
-	if (value === undefined || value === null || value === '') return fallback;
-	if ((allowed as readonly unknown[]).includes(value)) return value as T;
-	throw new NodeOperationError(
-		node,
-		`${label} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}, not "${String(value)}"`,
-		{ itemIndex },
-	);
+	return kitChoice(node, value, { label, allowed, fallback, itemIndex });
 }
 
 /** The options collection of Get Rows or the trigger, checked. */
@@ -89,19 +77,40 @@ export function reportReadSettings(
 	itemIndex?: number,
 ): ReportReadSettings {
 	return {
-		pageSize: wholeNumber(node, options.pageSize, DEFAULT_PAGE_SIZE, 'Page Size', 1, 1_000_000, itemIndex),
-		concurrency: wholeNumber(node, options.concurrency, 1, 'Parallel Requests', 1, MAX_CONCURRENCY, itemIndex),
-		maxPages: wholeNumber(node, options.maxPages, DEFAULT_MAX_PAGES, 'Max Pages', 1, 100_000_000, itemIndex),
-		outputKeys: choice(node, options.outputKeys, ['name', 'id'], 'name', 'Output Keys', itemIndex),
-		includeColumns: options.includeColumns === true,
-		conversion: choice(
-			node,
-			options.conversion,
-			['none', 'auto', 'columns'],
-			'none',
-			'Convert Czech Numbers and Dates',
+		pageSize: kitWholeNumber(node, options.pageSize, {
+			label: 'Page Size',
+			min: 1,
+			max: 1_000_000,
+			fallback: DEFAULT_PAGE_SIZE,
 			itemIndex,
-		),
+		}),
+		concurrency: kitWholeNumber(node, options.concurrency, {
+			label: 'Parallel Requests',
+			min: 1,
+			max: MAX_CONCURRENCY,
+			fallback: 1,
+			itemIndex,
+		}),
+		maxPages: kitWholeNumber(node, options.maxPages, {
+			label: 'Max Pages',
+			min: 1,
+			max: 100_000_000,
+			fallback: DEFAULT_MAX_PAGES,
+			itemIndex,
+		}),
+		outputKeys: kitChoice(node, options.outputKeys, {
+			label: 'Output Keys',
+			allowed: ['name', 'id'] as const,
+			fallback: 'name',
+			itemIndex,
+		}),
+		includeColumns: options.includeColumns === true,
+		conversion: kitChoice(node, options.conversion, {
+			label: 'Convert Czech Numbers and Dates',
+			allowed: ['none', 'auto', 'columns'] as const,
+			fallback: 'none',
+			itemIndex,
+		}),
 		numberColumns: parseColumnList(options.numberColumns),
 		dateColumns: parseColumnList(options.dateColumns),
 		request: requestSettings(options),

@@ -9,7 +9,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { buildCustomApiPath, type QueryParameter } from './path';
 import { recordsApiRequest, type RecordsResponse } from '../../../shared/transport';
-import { asNodeError, errorItem } from '../../../shared/perItem';
+import { forEachItem } from '../../../shared/perItem';
+import { isUnset, jsonParameter, parameterError } from '../../../shared/parameters/kit';
 import { asItemJson } from '../restCommon';
 import { requestSettings, retryAttemptsOption, timeoutOption } from '../../../shared/requestOptions';
 
@@ -139,9 +140,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const returnData: INodeExecutionData[] = [];
-	for (let i = 0; i < items.length; i++) {
-		try {
+	return await forEachItem(this, items, async (i) => {
 			const method = this.getNodeParameter('method', i) as IHttpRequestMethods;
 			const options = this.getNodeParameter('options', i, {}) as IDataObject;
 			const query = this.getNodeParameter('queryParameters.parameter', i, []) as QueryParameter[];
@@ -163,39 +162,23 @@ export async function execute(
 				itemIndex: i,
 				...requestSettings(options),
 			});
-			for (const json of outputsOf.call(this, response, options, i)) {
-				returnData.push({ json, pairedItem: { item: i } });
-			}
-		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, i);
-			returnData.push(errorItem(error, i));
-		}
-	}
-	return returnData;
+			return outputsOf.call(this, response, options, i).map((json) => ({ json }));
+	});
 }
 
 function readBody(this: IExecuteFunctions, itemIndex: number): IDataObject | IDataObject[] | undefined {
 	const raw = this.getNodeParameter('jsonBody', itemIndex, '') as unknown;
-	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
-		return undefined;
-	}
-	let value: unknown = raw;
-	if (typeof raw === 'string') {
-		try {
-			value = JSON.parse(raw) as unknown;
-		} catch (error) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`The JSON Body of item ${itemIndex} is not valid JSON: ${(error as Error).message}`,
-				{ itemIndex, description: 'Enter a JSON object such as { "Název": "Objednat tonery" }.' },
-			);
-		}
-	}
+	if (isUnset(raw)) return undefined;
+	const value = jsonParameter(this.getNode(), raw, {
+		label: 'JSON Body',
+		itemIndex,
+		example: '{ "Název": "Objednat tonery" }',
+	});
 	if (value === null || typeof value !== 'object') {
-		throw new NodeOperationError(
+		throw parameterError(
 			this.getNode(),
-			`The JSON Body of item ${itemIndex} must be a JSON object or array (got ${JSON.stringify(value)})`,
-			{ itemIndex },
+			`"JSON Body" must be a JSON object or array (got ${JSON.stringify(value)})`,
+			itemIndex,
 		);
 	}
 	return value as IDataObject | IDataObject[];

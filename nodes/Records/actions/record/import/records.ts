@@ -15,6 +15,7 @@ import {
 } from './values';
 import type { DataMode, ImportSettings } from './settings';
 import { itemParameterReader } from '../../../../shared/parameters/itemParameter';
+import { jsonParameter } from '../../../../shared/parameters/kit';
 
 
 /** A checked record and the input item it came from. */
@@ -155,28 +156,17 @@ export function rawRecordsOf(
 		return [parameters.fields(itemIndex)];
 	}
 	const value = parameters.jsonRecords(itemIndex);
-	let parsed: unknown = value;
-	if (typeof value === 'string') {
-		if (value.trim() === '') {
-			throw new NodeOperationError(this.getNode(), `"Records (JSON)" is empty [item ${itemIndex}]`, {
-				itemIndex,
-				description: 'Enter a list of records, e.g. [{"Název": "Úkol 1"}], or switch "Input Data" to another mode.',
-			});
-		}
-		try {
-			parsed = JSON.parse(value) as unknown;
-		} catch (error) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`"Records (JSON)" is not valid JSON [item ${itemIndex}]: ${(error as Error).message}`,
-				{
-					itemIndex,
-					description:
-						'Check the JSON for missing quotes, commas or brackets. Field names and text need double quotes, e.g. [{"Název": "Úkol 1"}].',
-				},
-			);
-		}
+	if (typeof value === 'string' && value.trim() === '') {
+		throw new NodeOperationError(this.getNode(), `"Records (JSON)" is empty [item ${itemIndex}]`, {
+			itemIndex,
+			description: 'Enter a list of records, e.g. [{"Název": "Úkol 1"}], or switch "Input Data" to another mode.',
+		});
 	}
+	const parsed = jsonParameter(this.getNode(), value, {
+		label: 'Records (JSON)',
+		itemIndex,
+		example: '[{"Název": "Úkol 1"}]',
+	});
 	if (Array.isArray(parsed)) return parsed;
 	if (isRecordObject(parsed)) {
 		const keys = Object.keys(parsed);

@@ -1,6 +1,5 @@
 /** The Import operation's node-level settings, read and checked once per run. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	BOOLEAN_FORMATS,
@@ -21,7 +20,7 @@ import {
 	MAX_CONCURRENCY,
 	MAX_RETRY_ATTEMPTS,
 } from '../../../../shared/requestOptions';
-
+import { choice, isUnset, parameterError, wholeNumber } from '../../../../shared/parameters/kit';
 
 export type DataMode = 'autoMapInputData' | 'defineBelow' | 'json';
 
@@ -38,48 +37,12 @@ export interface ImportSettings {
 	normalizeTextValues: boolean;
 }
 
-export function settingError(context: IExecuteFunctions, message: string, description: string): NodeOperationError {
-	return new NodeOperationError(context.getNode(), message, { description });
-}
-
-export function wholeNumber(
-	context: IExecuteFunctions,
-	value: unknown,
-	name: string,
-	min: number,
-	max: number,
-): number {
-	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
-		throw settingError(
-			context,
-			`"${name}" must be a whole number from ${min}${max === Infinity ? ' up' : ` to ${max}`} (got ${JSON.stringify(value) ?? 'nothing'})`,
-			`Set "${name}" in the options to a whole number${max === Infinity ? ` of at least ${min}` : ` between ${min} and ${max}`}.`,
-		);
-	}
-	return number;
-}
-
-/** An option of type "options", which an expression could set to anything. */
-export function choice<T extends string>(
-	context: IExecuteFunctions,
-	value: unknown,
-	name: string,
-	allowed: readonly T[],
-	fallback: T,
-): T {
-	if (value === undefined) return fallback;
-	if (!allowed.includes(value as T)) {
-		throw settingError(
-			context,
-			`"${name}" cannot be ${JSON.stringify(value)}`,
-			`Choose one of the listed values for "${name}" (${allowed.join(', ')}).`,
-		);
-	}
-	return value as T;
+function settingError(context: IExecuteFunctions, message: string, description: string) {
+	return parameterError(context.getNode(), message, undefined, description);
 }
 
 export function readSettings(this: IExecuteFunctions): ImportSettings {
+	const node = this.getNode();
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const defaults = DEFAULT_VALUE_PREPARATION;
 	const timezone = String(options.timezone ?? '').trim() || this.getTimezone();
@@ -110,15 +73,19 @@ export function readSettings(this: IExecuteFunctions): ImportSettings {
 	}
 	return {
 		dataMode: this.getNodeParameter('dataMode', 0) as DataMode,
-		batchSize: wholeNumber(this, options.batchSize ?? DEFAULT_BATCH_SIZE, 'Records per Request', 1, Infinity),
-		concurrency: wholeNumber(this, options.concurrency ?? 1, 'Parallel Requests', 1, MAX_CONCURRENCY),
-		retryAttempts: wholeNumber(
-			this,
-			options.retryAttempts ?? DEFAULT_RETRY_ATTEMPTS,
-			'Retry Attempts',
-			0,
-			MAX_RETRY_ATTEMPTS,
-		),
+		batchSize: wholeNumber(node, options.batchSize, { label: 'Records per Request', min: 1, fallback: DEFAULT_BATCH_SIZE }),
+		concurrency: wholeNumber(node, options.concurrency, {
+			label: 'Parallel Requests',
+			min: 1,
+			max: MAX_CONCURRENCY,
+			fallback: 1,
+		}),
+		retryAttempts: wholeNumber(node, options.retryAttempts, {
+			label: 'Retry Attempts',
+			min: 0,
+			max: MAX_RETRY_ATTEMPTS,
+			fallback: DEFAULT_RETRY_ATTEMPTS,
+		}),
 		retryUnknownOutcome: options.retryUnknownOutcome === true,
 		timeoutMs: Math.round(timeoutSeconds * 1000),
 		includeResponse: options.includeResponse === true,
@@ -127,23 +94,20 @@ export function readSettings(this: IExecuteFunctions): ImportSettings {
 			timezone,
 			dateFields,
 			numberFields,
-			dateFormat: choice(this, options.dateFormat, 'Date Format', DATE_FORMATS, defaults.dateFormat),
+			dateFormat: choice(node, options.dateFormat, { label: 'Date Format', allowed: DATE_FORMATS, fallback: defaults.dateFormat }),
 			convertIsoDateStrings: options.convertIsoDateStrings === true,
-			numberFormat: choice(this, options.numberFormat, 'Number Format', NUMBER_FORMATS, defaults.numberFormat),
-			thousandsSeparator: choice(
-				this,
-				options.thousandsSeparator,
-				'Thousands Separator',
-				THOUSANDS_SEPARATORS,
-				defaults.thousandsSeparator,
-			),
-			decimalPlaces:
-				options.decimalPlaces === undefined
-					? undefined
-					: wholeNumber(this, options.decimalPlaces, 'Decimal Places', 0, 10),
-			emptyValues: choice(this, options.emptyValues, 'Null Values', EMPTY_VALUE_HANDLING, defaults.emptyValues),
-			booleanFormat: choice(this, options.booleanFormat, 'Boolean Format', BOOLEAN_FORMATS, defaults.booleanFormat),
-			objectValues: choice(this, options.objectValues, 'Object Values', OBJECT_VALUE_HANDLING, defaults.objectValues),
+			numberFormat: choice(node, options.numberFormat, { label: 'Number Format', allowed: NUMBER_FORMATS, fallback: defaults.numberFormat }),
+			thousandsSeparator: choice(node, options.thousandsSeparator, {
+				label: 'Thousands Separator',
+				allowed: THOUSANDS_SEPARATORS,
+				fallback: defaults.thousandsSeparator,
+			}),
+			decimalPlaces: isUnset(options.decimalPlaces)
+				? undefined
+				: wholeNumber(node, options.decimalPlaces, { label: 'Decimal Places', min: 0, max: 10 }),
+			emptyValues: choice(node, options.emptyValues, { label: 'Null Values', allowed: EMPTY_VALUE_HANDLING, fallback: defaults.emptyValues }),
+			booleanFormat: choice(node, options.booleanFormat, { label: 'Boolean Format', allowed: BOOLEAN_FORMATS, fallback: defaults.booleanFormat }),
+			objectValues: choice(node, options.objectValues, { label: 'Object Values', allowed: OBJECT_VALUE_HANDLING, fallback: defaults.objectValues }),
 			normalizeFieldNames: options.normalizeFieldNames !== false,
 		},
 		normalizeTextValues: options.normalizeTextValues !== false,
