@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
+import { parseCzechDate, parseCzechNumber } from '../czechFormats';
 
 /** A column definition of the report table (spec §2.3). */
 export interface ReportColumn {
@@ -105,66 +106,6 @@ export function describeColumns(columns: readonly ReportColumn[], limit = 30): s
 	return listed.join(', ');
 }
 
-// ---- Czech number and date formats ------------------------------------------------------------
-
-/** Thousands separators: space, no-break space, narrow no-break space. */
-const GROUP = '[ \\u00a0\\u202f]';
-/** A hyphen or the typographic minus sign. */
-const MINUS = '[-\\u2212]';
-const NUMBER_BODY = `(?:\\d{1,3}(?:${GROUP}\\d{3})+|\\d+)`;
-const WHOLE_OR_DECIMAL = new RegExp(`^(${MINUS})?(${NUMBER_BODY})(?:,(\\d+))?$`);
-const DECIMAL_ONLY = new RegExp(`^(${MINUS})?(${NUMBER_BODY}),(\\d+)$`);
-const GROUP_GLOBAL = new RegExp(GROUP, 'g');
-/** A double holds 15 significant decimal digits exactly; longer numbers would be changed. */
-const MAX_EXACT_DIGITS = 15;
-
-function toNumber(match: RegExpExecArray): number | undefined {
-	const [, minus, whole, fraction] = match;
-	const integer = whole.replace(GROUP_GLOBAL, '');
-	const significant = `${integer}${fraction ?? ''}`.replace(/^0+/, '').replace(/0+$/, '');
-	if (significant.length > MAX_EXACT_DIGITS) return undefined;
-	const value = Number(`${minus ? '-' : ''}${integer}${fraction !== undefined ? `.${fraction}` : ''}`);
-	return Number.isFinite(value) ? (Object.is(value, -0) ? 0 : value) : undefined;
-}
-
-/**
- * A Czech-formatted number (`1 234,5`, `-0,75`, `12`) as a number; undefined when the text is not
- * one or when a JSON number could not hold it exactly (more than 15 significant digits).
- * With `requireDecimalComma`, whole numbers are not accepted.
- */
-export function parseCzechNumber(text: string, requireDecimalComma = false): number | undefined {
-	const match = (requireDecimalComma ? DECIMAL_ONLY : WHOLE_OR_DECIMAL).exec(text.trim());
-	return match ? toNumber(match) : undefined;
-}
-
-const DATE = /^(\d{1,2})\.\s?(\d{1,2})\.\s?(\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
-
-const pad = (value: number) => (value < 10 ? `0${value}` : String(value));
-
-/**
- * A date `d.m.yyyy` (also `dd.mm.yyyy`, `d. m. yyyy`), optionally followed by a time `H:mm[:ss]`, as
- * an ISO 8601 date `yyyy-mm-dd` or local date-time `yyyy-mm-ddTHH:mm:ss`; undefined when the text is
- * not such a date or names a day that does not exist (31.2.2026). The service does not say which time
- * zone its times are in, so none is added.
- */
-export function parseCzechDate(text: string): string | undefined {
-	const match = DATE.exec(text.trim());
-	if (!match) return undefined;
-	const day = Number(match[1]);
-	const month = Number(match[2]);
-	const year = Number(match[3]);
-	if (month < 1 || month > 12 || day < 1) return undefined;
-	const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-	if (day > daysInMonth) return undefined;
-	const date = `${year}-${pad(month)}-${pad(day)}`;
-	if (match[4] === undefined) return date;
-	const hours = Number(match[4]);
-	const minutes = Number(match[5]);
-	const seconds = match[6] === undefined ? 0 : Number(match[6]);
-	if (hours > 23 || minutes > 59 || seconds > 59) return undefined;
-	return `${date}T${pad(hours)}:${pad(minutes)}:${pad(seconds)}`;
-}
-
 type CellConverter = (value: unknown) => unknown;
 
 /** Quick test before any regular expression: Czech numbers and dates start with a digit or minus. */
@@ -175,7 +116,7 @@ function mayBeNumberOrDate(value: string): boolean {
 
 const convertAuto: CellConverter = (value) => {
 	if (typeof value !== 'string' || value.length === 0 || !mayBeNumberOrDate(value)) return value;
-	if (value.includes(',')) return parseCzechNumber(value, true) ?? value;
+	if (value.includes(',')) return parseCzechNumber(value, { requireDecimalComma: true, exactOnly: true }) ?? value;
 	if (value.includes('.')) return parseCzechDate(value) ?? value;
 	return value;
 };
@@ -184,7 +125,7 @@ const convertAuto: CellConverter = (value) => {
 const convertNumberColumn: CellConverter = (value) => {
 	if (typeof value !== 'string') return value;
 	if (value.trim() === '') return null;
-	return parseCzechNumber(value) ?? value;
+	return parseCzechNumber(value, { exactOnly: true }) ?? value;
 };
 
 const convertDateColumn: CellConverter = (value) => {

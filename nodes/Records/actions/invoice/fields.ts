@@ -1,5 +1,7 @@
 import { DateTime } from 'luxon';
 
+import { czechDateParts, isCalendarDate, isLuxonDateTime, isoOfParts } from '../../../shared/czechFormats';
+
 /**
  * Checks and converts the fields of a new invoice (spec §4.4: `client_id` integer, `amount` number,
  * `currency` string, `due_date` date). Each throws an Error whose message says what was wrong and
@@ -53,16 +55,8 @@ export function parseCurrency(value: unknown): string {
 }
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ].*)?$/;
-const CZECH_DATE = /^(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4})$/;
-
-function calendarDate(year: string, month: string, day: string): string | undefined {
-	const date = DateTime.fromObject({ year: Number(year), month: Number(month), day: Number(day) });
-	return date.isValid ? date.toISODate() ?? undefined : undefined;
-}
-
-function isLuxonDateTime(value: unknown): value is DateTime {
-	// n8n's own copy of Luxon creates the values of date expressions; `instanceof` would miss them.
-	return DateTime.isDateTime(value);
+function calendarDate(year: number, month: number, day: number): string | undefined {
+	return isCalendarDate(year, month, day) ? isoOfParts({ year, month, day }) : undefined;
 }
 
 /**
@@ -92,10 +86,12 @@ export function formatDueDate(value: unknown, timezone: string): string {
 			!hasTime ||
 			DateTime.fromISO(text, { setZone: true }).isValid ||
 			DateTime.fromSQL(text, { setZone: true }).isValid;
-		return (wellFormed && calendarDate(iso[1], iso[2], iso[3])) || fail();
+		return (wellFormed && calendarDate(Number(iso[1]), Number(iso[2]), Number(iso[3]))) || fail();
 	}
-	const czech = CZECH_DATE.exec(text);
-	if (czech) return calendarDate(czech[3], czech[2], czech[1]) ?? fail();
+	if (/^\d{1,2}\.\s*\d{1,2}\.\s*\d{4}$/.test(text)) {
+		const czech = czechDateParts(text, { withTime: false });
+		return czech ? isoOfParts(czech) : fail();
+	}
 	for (const parsed of [
 		DateTime.fromRFC2822(text, { setZone: true }),
 		DateTime.fromHTTP(text, { setZone: true }),

@@ -8,6 +8,7 @@
  * (normalizeRecordText), taken after the checks.
  */
 import { IANAZone } from 'luxon';
+import { czechDateParts, isCalendarDate, isLuxonDateTime, parseCzechNumber } from '../../../../shared/czechFormats';
 
 export const DATE_FORMATS = ['d.M.yyyy', 'dd.MM.yyyy', 'd.M.yyyy H:mm'] as const;
 export const NUMBER_FORMATS = ['decimalComma', 'decimalPoint', 'number'] as const;
@@ -127,25 +128,6 @@ export function describeType(value: unknown): string {
 	return `a ${typeof value}`;
 }
 
-/**
- * Luxon DateTimes are recognised by their brand, not `instanceof`: the DateTime class of n8n's
- * expression engine may be another copy of Luxon than this package's.
- */
-interface LuxonLike {
-	isLuxonDateTime: true;
-	isValid: boolean;
-	toMillis(): number;
-}
-
-function isLuxonDateTime(value: unknown): value is LuxonLike {
-	return (
-		typeof value === 'object' &&
-		value !== null &&
-		(value as { isLuxonDateTime?: unknown }).isLuxonDateTime === true &&
-		typeof (value as { toMillis?: unknown }).toMillis === 'function'
-	);
-}
-
 /** Also true for Dates made in another JavaScript realm (e.g. n8n's Code node sandbox). */
 function isJsDate(value: unknown): value is Date {
 	return Object.prototype.toString.call(value) === '[object Date]';
@@ -154,7 +136,8 @@ function isJsDate(value: unknown): value is Date {
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_DATE_TIME =
 	/^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
-const LOCAL_DATE = /^(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
+/** day.month.year text, valid or not: an invalid one is reported as such, not as "not a date". */
+const LOCAL_DATE_SHAPE = /^(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
 
 /** Whether a string is an ISO 8601 date or date-time (the shapes JSON APIs and n8n produce). */
 export function looksLikeIsoDate(text: string): boolean {
@@ -178,24 +161,9 @@ function formatWallTime(time: WallTime, format: DateFormat): string {
 	return format === 'd.M.yyyy H:mm' ? `${date} ${time.hour}:${pad2(time.minute)}` : date;
 }
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-function daysInMonth(year: number, month: number): number {
-	const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-	return month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
-}
-
 /** A wall time from its written parts, or undefined when no such day or time exists. */
 function wallTime(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): WallTime | undefined {
-	const valid =
-		month >= 1 &&
-		month <= 12 &&
-		day >= 1 &&
-		day <= daysInMonth(year, month) &&
-		hour <= 23 &&
-		minute <= 59 &&
-		second <= 59;
-	return valid ? { year, month, day, hour, minute } : undefined;
+	return isCalendarDate(year, month, day, hour, minute, second) ? { year, month, day, hour, minute } : undefined;
 }
 
 /**
@@ -296,18 +264,10 @@ export function formatDateValue(value: unknown, options: ValuePreparationOptions
 		const asUtc = Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, Number(second ?? 0));
 		return formatInstant(asUtc - offsetMillis(offset), options);
 	}
-	const local = LOCAL_DATE.exec(text);
-	if (local) {
-		const [, day, month, year, hour, minute, second] = local;
-		const time = wallTime(
-			Number(year),
-			Number(month),
-			Number(day),
-			Number(hour ?? 0),
-			Number(minute ?? 0),
-			Number(second ?? 0),
-		);
-		if (!time) throw invalidDateText(value);
+	if (LOCAL_DATE_SHAPE.test(text)) {
+		const parts = czechDateParts(text);
+		if (!parts) throw invalidDateText(value);
+		const time = { ...parts, hour: parts.hour ?? 0, minute: parts.minute ?? 0 };
 		return formatWallTime(time, options.dateFormat);
 	}
 	throw new RecordValueError(
@@ -440,20 +400,20 @@ function formatBigInt(value: bigint, options: ValuePreparationOptions): Prepared
 }
 
 const PLAIN_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
-const LOCAL_NUMBER = /^[+-]?\d{1,3}(?:[ \u00a0\u202f]\d{3})*(?:,\d+)?$|^[+-]?\d+(?:,\d+)?$/;
 
-/** Reads the text of a named number field: plain `1234.5`, or local `1 234,5` / `1234,5`. */
+/** Reads the text of a named number field: plain `1234.5`, or local `1 234,5` / `1234,5` / `−1234,5`. */
 export function parseNumberText(text: string): number {
 	const trimmed = text.trim();
 	if (PLAIN_NUMBER.test(trimmed)) return Number(trimmed);
-	if (LOCAL_NUMBER.test(trimmed)) {
-		if (/^[+-]?\d{1,3},\d{3}$/.test(trimmed)) {
+	const local = parseCzechNumber(trimmed, { allowPlus: true });
+	if (local !== undefined) {
+		if (/^[+\-\u2212]?\d{1,3},\d{3}$/.test(trimmed)) {
 			throw new RecordValueError(
 				`"${trimmed}" is ambiguous: the comma could be a decimal or a thousands separator`,
 				'Write the number with a decimal point and no thousands separator (1234.5 or 1.234), or remove the field from "Number Fields".',
 			);
 		}
-		return Number(trimmed.replace(/[ \u00a0\u202f]/g, '').replace(',', '.'));
+		return local;
 	}
 	throw new RecordValueError(
 		`must be a number, but "${truncate(text)}" is not one`,
