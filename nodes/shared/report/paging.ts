@@ -173,134 +173,183 @@ function samePage(a: readonly ReportRow[], b: readonly ReportRow[]): boolean {
 	return a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** One read of a report: the pages planned ahead, what was delivered, and what the guards remember. */
+class ReportRead {
+	private readonly inFlight: PlannedPage[] = [];
+
+	private readonly discarded: Array<Promise<unknown>> = [];
+
+	private nextOffset = 0;
+
+	delivered = 0;
+
+	requests = 0;
+
+	pages = 0;
+
+	/** After a short page: one request at a time until the service shows more rows, or none. */
+	private confirming = false;
+
+	columns: ReportColumn[] | undefined;
+
+	private first: SeenPage | undefined;
+
+	private previous: SeenPage | undefined;
+
+	private offsetHonoured = false;
+
+	pageSize: number;
+
+	private readonly concurrency: number;
+
+	private readonly maxPages: number;
+
+	constructor(
+		private readonly context: RecordsFunctions,
+		private readonly options: ReadReportOptions,
+		private readonly connection: RecordsConnection,
+	) {
+		this.concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(options.concurrency ?? 1)));
+		this.maxPages = Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES));
+		this.pageSize = Math.max(1, Math.floor(options.pageSize));
+	}
+
+	private request(offset: number, limit: number): Promise<TablePage> {
+		this.requests++;
+		const result = fetchTablePage.call(this.context, this.options, this.connection, offset, limit);
+		// Planned pages may be dropped before they are awaited; their failures must not go unhandled.
+		result.catch(() => undefined);
+		return result;
+	}
+
+	private plan(): void {
+		const { maxRows } = this.options;
+		const window = this.confirming ? 1 : this.concurrency;
+		while (this.inFlight.length < window && this.requests < this.maxPages) {
+			if (maxRows !== undefined && this.nextOffset >= maxRows) return;
+			const limit = maxRows === undefined ? this.pageSize : Math.min(this.pageSize, maxRows - this.nextOffset);
+			this.inFlight.push({ offset: this.nextOffset, limit, result: this.request(this.nextOffset, limit) });
+			this.nextOffset += limit;
+		}
+	}
+
+	private discardPlanned(): void {
+		for (const planned of this.inFlight) this.discarded.push(planned.result.catch(() => undefined));
+		this.inFlight.length = 0;
+	}
+
+	private fail(message: string, description: string): NodeOperationError {
+		return new NodeOperationError(this.context.getNode(), message, { itemIndex: this.options.itemIndex, description });
+	}
+
+	/** Called when a page repeats the first or the previous one: does the service honour offset? */
+	private async checkOffsetHonoured(offset: number, repeatedOffset: number): Promise<void> {
+		const probe = await this.request(OFFSET_PROBE, 1);
+		if (probe.rows.length === 0) {
+			this.offsetHonoured = true;
+			return;
+		}
+		throw this.fail(
+			`The service ignores the offset of report "${this.options.reportId}": it answered offset ${offset} with the same rows as offset ${repeatedOffset}, and still sent rows for offset ${OFFSET_PROBE}`,
+			`Reading stopped after ${this.requests} requests instead of looping forever. The report cannot be paged this way; ask the service's administrator to check the report API, or read fewer rows than one page.`,
+		);
+	}
+
+	/** The next page in offset order, or undefined when the row limit is reached. */
+	private async nextPage(): Promise<{ head: PlannedPage; page: TablePage } | undefined> {
+		this.plan();
+		const head = this.inFlight.shift();
+		if (head === undefined) {
+			const { maxRows } = this.options;
+			if (maxRows !== undefined && this.delivered >= maxRows) return undefined;
+			throw this.fail(
+				`Stopped reading report "${this.options.reportId}" after ${this.requests} requests (the Max Pages limit) without reaching its end; ${this.delivered} rows were read`,
+				'The report has more rows than Max Pages × Page Size, or the service pages incorrectly. Raise Max Pages or Page Size in the options, or use Limit to read only the first rows.',
+			);
+		}
+		return { head, page: await head.result };
+	}
+
+	private checkColumns(page: TablePage, offset: number): ReportColumn[] {
+		if (page.columns !== undefined) {
+			if (this.columns === undefined) {
+				this.columns = page.columns;
+			} else if (!sameColumns(this.columns, page.columns)) {
+				throw this.fail(
+					`The columns of report "${this.options.reportId}" changed while it was being read (at row ${offset})`,
+					'The report was edited during the read. Run the node again.',
+				);
+			}
+		}
+		return (this.columns ??= []);
+	}
+
+	/** Until offset is known to work: a page equal to the first or the previous one needs the probe. */
+	private async checkRepeated(offset: number, rows: ReportRow[]): Promise<void> {
+		if (this.offsetHonoured) return;
+		const seen: SeenPage = { offset, signature: pageSignature(rows), rows };
+		const repeated = [this.first, this.previous].find(
+			(earlier) => earlier !== undefined && earlier.signature === seen.signature && samePage(earlier.rows, rows),
+		);
+		if (repeated !== undefined) await this.checkOffsetHonoured(offset, repeated.offset);
+		this.first ??= seen;
+		this.previous = seen;
+	}
+
+	/** Reads pages until the report ends, the row limit is reached or a guard stops the read. */
+	async run(): Promise<void> {
+		const { onPage, maxRows } = this.options;
+		try {
+			for (;;) {
+				const next = await this.nextPage();
+				if (next === undefined) break;
+				const { head, page } = next;
+				const columns = this.checkColumns(page, head.offset);
+
+				let rows = page.rows;
+				const received = rows.length;
+				if (received === 0) break;
+				await this.checkRepeated(head.offset, rows);
+
+				if (maxRows !== undefined && this.delivered + received > maxRows) {
+					rows = rows.slice(0, maxRows - this.delivered);
+				}
+				this.pages++;
+				await onPage({ offset: head.offset, columns, rows });
+				this.delivered += rows.length;
+				if (maxRows !== undefined && this.delivered >= maxRows) break;
+
+				if (received === head.limit) {
+					this.confirming = false;
+					continue;
+				}
+				// The pages planned after this one assumed it would be full: start again at the next row.
+				this.discardPlanned();
+				this.nextOffset = this.delivered;
+				if (received < head.limit) {
+					this.confirming = true;
+					this.pageSize = Math.min(this.pageSize, received);
+				}
+			}
+		} finally {
+			this.discardPlanned();
+			await Promise.all(this.discarded);
+		}
+	}
+}
+
 export async function readReportPages(
 	this: RecordsFunctions,
 	options: ReadReportOptions,
 ): Promise<ReadReportSummary> {
-	const { reportId, itemIndex, onPage, maxRows } = options;
-	const concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(options.concurrency ?? 1)));
-	const maxPages = Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES));
-	let pageSize = Math.max(1, Math.floor(options.pageSize));
-
-	const inFlight: PlannedPage[] = [];
-	const discarded: Array<Promise<unknown>> = [];
-	let nextOffset = 0;
-	let delivered = 0;
-	let requests = 0;
-	let pages = 0;
-	/** After a short page: one request at a time until the service shows more rows, or none. */
-	let confirming = false;
-	let columns: ReportColumn[] | undefined;
-	let first: SeenPage | undefined;
-	let previous: SeenPage | undefined;
-	let offsetHonoured = false;
-	const connection = await recordsConnection.call(this, itemIndex);
-
-	const request = (offset: number, limit: number): Promise<TablePage> => {
-		requests++;
-		const result = fetchTablePage.call(this, options, connection, offset, limit);
-		// Planned pages may be dropped before they are awaited; their failures must not go unhandled.
-		result.catch(() => undefined);
-		return result;
+	const connection = await recordsConnection.call(this, options.itemIndex);
+	const read = new ReportRead(this, options, connection);
+	await read.run();
+	return {
+		columns: read.columns ?? [],
+		rowCount: read.delivered,
+		pages: read.pages,
+		requests: read.requests,
+		pageSize: read.pageSize,
 	};
-
-	const plan = () => {
-		const window = confirming ? 1 : concurrency;
-		while (inFlight.length < window && requests < maxPages) {
-			if (maxRows !== undefined && nextOffset >= maxRows) return;
-			const limit = maxRows === undefined ? pageSize : Math.min(pageSize, maxRows - nextOffset);
-			inFlight.push({ offset: nextOffset, limit, result: request(nextOffset, limit) });
-			nextOffset += limit;
-		}
-	};
-
-	const discardPlanned = () => {
-		for (const planned of inFlight) discarded.push(planned.result.catch(() => undefined));
-		inFlight.length = 0;
-	};
-
-	const fail = (message: string, description: string) =>
-		new NodeOperationError(this.getNode(), message, { itemIndex, description });
-
-	/** Called when a page repeats the first or the previous one: does the service honour offset? */
-	const checkOffsetHonoured = async (offset: number, repeatedOffset: number) => {
-		const probe = await request(OFFSET_PROBE, 1);
-		if (probe.rows.length === 0) {
-			offsetHonoured = true;
-			return;
-		}
-		throw fail(
-			`The service ignores the offset of report "${reportId}": it answered offset ${offset} with the same rows as offset ${repeatedOffset}, and still sent rows for offset ${OFFSET_PROBE}`,
-			`Reading stopped after ${requests} requests instead of looping forever. The report cannot be paged this way; ask the service's administrator to check the report API, or read fewer rows than one page.`,
-		);
-	};
-
-	try {
-		for (;;) {
-			plan();
-			const head = inFlight.shift();
-			if (head === undefined) {
-				if (maxRows !== undefined && delivered >= maxRows) break;
-				throw fail(
-					`Stopped reading report "${reportId}" after ${requests} requests (the Max Pages limit) without reaching its end; ${delivered} rows were read`,
-					'The report has more rows than Max Pages × Page Size, or the service pages incorrectly. Raise Max Pages or Page Size in the options, or use Limit to read only the first rows.',
-				);
-			}
-			const page = await head.result;
-
-			if (page.columns !== undefined) {
-				if (columns === undefined) {
-					columns = page.columns;
-				} else if (!sameColumns(columns, page.columns)) {
-					throw fail(
-						`The columns of report "${reportId}" changed while it was being read (at row ${head.offset})`,
-						'The report was edited during the read. Run the node again.',
-					);
-				}
-			}
-			columns ??= [];
-
-			let rows = page.rows;
-			const received = rows.length;
-			if (received === 0) break;
-
-			if (!offsetHonoured) {
-				const seen: SeenPage = { offset: head.offset, signature: pageSignature(rows), rows };
-				const repeated = [first, previous].find(
-					(earlier) =>
-						earlier !== undefined &&
-						earlier.signature === seen.signature &&
-						samePage(earlier.rows, rows),
-				);
-				if (repeated !== undefined) await checkOffsetHonoured(head.offset, repeated.offset);
-				first ??= seen;
-				previous = seen;
-			}
-
-			if (maxRows !== undefined && delivered + received > maxRows) {
-				rows = rows.slice(0, maxRows - delivered);
-			}
-			pages++;
-			await onPage({ offset: head.offset, columns, rows });
-			delivered += rows.length;
-			if (maxRows !== undefined && delivered >= maxRows) break;
-
-			if (received === head.limit) {
-				confirming = false;
-				continue;
-			}
-			// The pages planned after this one assumed it would be full: start again at the next row.
-			discardPlanned();
-			nextOffset = delivered;
-			if (received < head.limit) {
-				confirming = true;
-				pageSize = Math.min(pageSize, received);
-			}
-		}
-	} finally {
-		discardPlanned();
-		await Promise.all(discarded);
-	}
-
-	return { columns: columns ?? [], rowCount: delivered, pages, requests, pageSize };
 }
