@@ -320,23 +320,17 @@ function permissionFor(purpose: RequestPurpose): string {
 	return 'the permission this request needs';
 }
 
-function apiError(
-	context: RecordsFunctions,
+/** The message and fix for a failed request, by what went wrong (status, or no answer). */
+function failureText(
 	request: RecordsRequest,
 	failure: Extract<Outcome, { kind: 'failure' }>,
 	attempts: number,
-	idempotent: boolean,
-	secret: string,
 	policy: RetryPolicy,
-): NodeApiError {
+): { message: string; description: string } {
 	const subject = request.subject ?? `${request.method} ${request.path}`;
 	const status = failure.statusCode;
 	const tried = attempts > 1 ? ` (after ${attempts} attempts)` : '';
 	const serviceSays = failure.message ? ` The service said: ${failure.message}` : '';
-	const mayHaveProcessed =
-		!idempotent &&
-		(UNKNOWN_OUTCOME_CODES.has(failure.code) ||
-			(status !== undefined && UNKNOWN_OUTCOME_STATUSES.has(status)));
 	let message: string;
 	let description: string;
 
@@ -383,6 +377,26 @@ function apiError(
 		message = `${failure.message}${tried}`;
 		description = `The answer for the ${subject} could not be read.`;
 	}
+	return { message, description };
+}
+
+function apiError(
+	context: RecordsFunctions,
+	request: RecordsRequest,
+	failure: Extract<Outcome, { kind: 'failure' }>,
+	attempts: number,
+	idempotent: boolean,
+	secret: string,
+	policy: RetryPolicy,
+): NodeApiError {
+	const status = failure.statusCode;
+	const mayHaveProcessed =
+		!idempotent &&
+		(UNKNOWN_OUTCOME_CODES.has(failure.code) ||
+			(status !== undefined && UNKNOWN_OUTCOME_STATUSES.has(status)));
+	const text = failureText(request, failure, attempts, policy);
+	const { message } = text;
+	let { description } = text;
 	if (mayHaveProcessed) {
 		description +=
 			' The service may already have processed this request, so it was not sent again. Check the records in the service before re-running; if every record carries the record type\'s key field, a repeat only edits them, and you can turn on "Retry When Outcome Unknown".';
