@@ -15,7 +15,7 @@ import {
 } from './rows';
 import { DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE } from './paging';
 import { MAX_CONCURRENCY } from '../requestOptions';
-import { choice as kitChoice, wholeNumber as kitWholeNumber } from '../parameters/kit';
+import { choice, wholeNumber } from '../parameters/kit';
 import { type RequestSettings } from '../requestOptions';
 import { requestSettings } from '../requestOptions';
 
@@ -45,31 +45,6 @@ export function reportIdFromParameter(node: INode, parameter: unknown, itemIndex
 	}
 }
 
-// The Records Report Trigger still calls these two with positional arguments; they are the kit's
-// wholeNumber and choice (nodes/shared/parameters/kit.ts) and go once the trigger calls the kit.
-export function wholeNumber(
-	node: INode,
-	value: unknown,
-	fallback: number,
-	label: string,
-	min: number,
-	max: number,
-	itemIndex: number | undefined,
-): number {
-	return kitWholeNumber(node, value, { label, min, max, fallback, itemIndex });
-}
-
-export function choice<T extends string>(
-	node: INode,
-	value: unknown,
-	allowed: readonly T[],
-	fallback: T,
-	label: string,
-	itemIndex: number | undefined,
-): T {
-	return kitChoice(node, value, { label, allowed, fallback, itemIndex });
-}
-
 /** The options collection of Get Rows or the trigger, checked. */
 export function reportReadSettings(
 	node: INode,
@@ -77,35 +52,35 @@ export function reportReadSettings(
 	itemIndex?: number,
 ): ReportReadSettings {
 	return {
-		pageSize: kitWholeNumber(node, options.pageSize, {
+		pageSize: wholeNumber(node, options.pageSize, {
 			label: 'Page Size',
 			min: 1,
 			max: 1_000_000,
 			fallback: DEFAULT_PAGE_SIZE,
 			itemIndex,
 		}),
-		concurrency: kitWholeNumber(node, options.concurrency, {
+		concurrency: wholeNumber(node, options.concurrency, {
 			label: 'Parallel Requests',
 			min: 1,
 			max: MAX_CONCURRENCY,
 			fallback: 1,
 			itemIndex,
 		}),
-		maxPages: kitWholeNumber(node, options.maxPages, {
+		maxPages: wholeNumber(node, options.maxPages, {
 			label: 'Max Pages',
 			min: 1,
 			max: 100_000_000,
 			fallback: DEFAULT_MAX_PAGES,
 			itemIndex,
 		}),
-		outputKeys: kitChoice(node, options.outputKeys, {
+		outputKeys: choice(node, options.outputKeys, {
 			label: 'Output Keys',
 			allowed: ['name', 'id'] as const,
 			fallback: 'name',
 			itemIndex,
 		}),
 		includeColumns: options.includeColumns === true,
-		conversion: kitChoice(node, options.conversion, {
+		conversion: choice(node, options.conversion, {
 			label: 'Convert Czech Numbers and Dates',
 			allowed: ['none', 'auto', 'columns'] as const,
 			fallback: 'none',

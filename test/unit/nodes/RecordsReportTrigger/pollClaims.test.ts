@@ -1,4 +1,4 @@
-import { checkMemory, claimPoll, recordMemory, releasePoll, triggerKey } from '../../nodes/RecordsReportTrigger/pollClaims';
+import { checkMemory, claimPoll, recordMemory, releasePoll, triggerKey } from '../../../../nodes/RecordsReportTrigger/pollClaims';
 
 describe('pollClaims: one poll at a time per trigger', () => {
 	const key = triggerKey('wf1', 'node-a');
