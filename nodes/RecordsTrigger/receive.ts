@@ -216,32 +216,26 @@ export async function assertReadyForCalls(this: IHookFunctions): Promise<void> {
 	if (problem !== undefined) throw new NodeOperationError(this.getNode(), problem);
 }
 
+/** The trigger's own Response Body cannot be used: the call gets 500 and what to fix. */
+function responseBodyRejection(problem: string): { rejection: Rejection } {
+	const message = `The Records Trigger's Response Body ${problem}. Fix it in the node.`;
+	return { rejection: { status: 500, code: 'response_body_invalid', message } };
+}
+
 function immediateReplyBody(context: IWebhookFunctions): Checked<unknown> {
 	let raw: unknown;
 	try {
 		raw = context.getNodeParameter('responseBody', '{}');
 	} catch (error) {
 		// For example an expression that refers to data a trigger does not have yet.
-		return {
-			rejection: {
-				status: 500,
-				code: 'response_body_invalid',
-				message: `The Records Trigger's Response Body could not be computed (${(error as Error).message}). Fix it in the node.`,
-			},
-		};
+		return responseBodyRejection(`could not be computed (${(error as Error).message})`);
 	}
 	if (typeof raw !== 'string') return { value: raw };
 	if (raw.trim() === '') return { value: undefined };
 	try {
 		return { value: JSON.parse(raw) as unknown };
 	} catch (error) {
-		return {
-			rejection: {
-				status: 500,
-				code: 'response_body_invalid',
-				message: `The Records Trigger's Response Body is not valid JSON (${(error as Error).message}). Fix it in the node.`,
-			},
-		};
+		return responseBodyRejection(`is not valid JSON (${(error as Error).message})`);
 	}
 }
 

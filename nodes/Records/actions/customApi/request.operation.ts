@@ -141,28 +141,28 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (i) => {
-			const method = this.getNodeParameter('method', i) as IHttpRequestMethods;
-			const options = this.getNodeParameter('options', i, {}) as IDataObject;
-			const query = this.getNodeParameter('queryParameters.parameter', i, []) as QueryParameter[];
-			let path: string;
-			try {
-				path = buildCustomApiPath(this.getNodeParameter('path', i, ''), query);
-			} catch (error) {
-				throw new NodeOperationError(this.getNode(), `${(error as Error).message} [item ${i}]`, {
-					itemIndex: i,
-				});
-			}
-			const body = METHODS_WITH_BODY.includes(method) ? readBody.call(this, i) : undefined;
-
-			const response = await recordsApiRequest.call(this, {
-				method,
-				path,
-				body,
-				purpose: 'api',
+		const method = this.getNodeParameter('method', i) as IHttpRequestMethods;
+		const options = this.getNodeParameter('options', i, {}) as IDataObject;
+		const query = this.getNodeParameter('queryParameters.parameter', i, []) as QueryParameter[];
+		let path: string;
+		try {
+			path = buildCustomApiPath(this.getNodeParameter('path', i, ''), query);
+		} catch (error) {
+			throw new NodeOperationError(this.getNode(), `${(error as Error).message} [item ${i}]`, {
 				itemIndex: i,
-				...requestSettings(options),
 			});
-			return outputsOf.call(this, response, options, i).map((json) => ({ json }));
+		}
+		const body = METHODS_WITH_BODY.includes(method) ? readBody.call(this, i) : undefined;
+
+		const response = await recordsApiRequest.call(this, {
+			method,
+			path,
+			body,
+			purpose: 'api',
+			itemIndex: i,
+			...requestSettings(options),
+		});
+		return outputsOf.call(this, response, options, i).map((json) => ({ json }));
 	});
 }
 

@@ -72,24 +72,24 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const timezone = this.getTimezone();
 	return await forEachItem(this, items, async (i) => {
-			const invoice = readInvoice.call(this, i, timezone);
-			const options = this.getNodeParameter('options', i, {}) as IDataObject;
-			const response = await recordsApiRequest.call(this, {
-				method: 'POST',
-				path: INVOICES_PATH,
-				body: invoice,
-				purpose: 'api',
-				subject: 'new invoice',
-				itemIndex: i,
-				...requestSettings(options),
-			});
-			const created = response.body;
-			// The spec shows only the status 201; when the body is not the invoice, output what was sent.
-			const json =
-				created !== null && typeof created === 'object' && !Array.isArray(created)
-					? (created as IDataObject)
-					: { ...invoice };
-			return [{ json }];
+		const invoice = readInvoice.call(this, i, timezone);
+		const options = this.getNodeParameter('options', i, {}) as IDataObject;
+		const response = await recordsApiRequest.call(this, {
+			method: 'POST',
+			path: INVOICES_PATH,
+			body: invoice,
+			purpose: 'api',
+			subject: 'new invoice',
+			itemIndex: i,
+			...requestSettings(options),
+		});
+		const created = response.body;
+		// The spec shows only the status 201; when the body is not the invoice, output what was sent.
+		const json =
+			created !== null && typeof created === 'object' && !Array.isArray(created)
+				? (created as IDataObject)
+				: { ...invoice };
+		return [{ json }];
 	});
 }
 

@@ -2,12 +2,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	DEFAULT_RETRY_ATTEMPTS,
-	DEFAULT_TIMEOUT_SECONDS,
-	MAX_CONCURRENCY,
-	MAX_RETRY_ATTEMPTS,
-} from '../../../../shared/requestOptions';
+import { MAX_CONCURRENCY, retryAttemptsOption, timeoutOption } from '../../../../shared/requestOptions';
 
 
 export const DEFAULT_BATCH_SIZE = 100;
@@ -300,11 +295,7 @@ export const properties: INodeProperties[] = [
 				description: 'How many records each import request carries',
 			},
 			{
-				displayName: 'Retry Attempts',
-				name: 'retryAttempts',
-				type: 'number',
-				typeOptions: { minValue: 0, maxValue: MAX_RETRY_ATTEMPTS },
-				default: DEFAULT_RETRY_ATTEMPTS,
+				...retryAttemptsOption,
 				description:
 					'How many times a batch is sent again when the service certainly did not process it (rate limit 429, unavailable 503, no connection), with growing pauses. 0 turns retries off.',
 			},
@@ -329,11 +320,7 @@ export const properties: INodeProperties[] = [
 				description: 'How digit groups of numbers written as text are separated',
 			},
 			{
-				displayName: 'Timeout (Seconds)',
-				name: 'timeout',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: DEFAULT_TIMEOUT_SECONDS,
+				...timeoutOption,
 				description:
 					'Seconds to wait for the answer to one request. A batch that timed out may have been processed, so it is not sent again unless "Retry When Outcome Unknown" is on.',
 			},
