@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { N8nInstance, type NodeTypeJson } from '../../scripts/lib/n8n';
-import { readPackageJson } from '../../scripts/lib/package';
+import { N8nInstance, type NodeTypeJson } from '../../tooling/n8n/n8nInstance';
+import { readPackageJson } from '../../tooling/n8n/package';
 import { readSetup, runtimesUnderTest } from './harness';
 
 /**
