@@ -12,14 +12,14 @@ import * as invoice from './actions/invoice/Invoice.resource';
 import * as record from './actions/record/Record.resource';
 import * as report from './actions/report/Report.resource';
 import { router } from './actions/router';
-import { getReportColumns } from './methods/loadOptions';
+import { getReportColumns } from '../shared/methods/loadOptions';
 import * as workflowCall from './actions/workflowCall/WorkflowCall.resource';
 
 export class Records implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Records',
 		name: 'records',
-		icon: { light: 'file:records.svg', dark: 'file:records.dark.svg' },
+		icon: { light: 'file:../../icons/records.svg', dark: 'file:../../icons/records.dark.svg' },
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',

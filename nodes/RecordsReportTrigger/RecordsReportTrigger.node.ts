@@ -1,58 +1,17 @@
-import type {
-	INodeExecutionData,
-	INodeProperties,
-	INodeType,
-	INodeTypeDescription,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import {
-	byDisplayName,
-	columnListParameters,
-	pagingOptions,
-	reportLocator,
-	rowOutputOptions,
-} from '../Records/actions/report/common.descriptions';
-import { DEFAULT_MAX_REMEMBERED, storedGeneration } from './rememberedRows';
+import { getReportColumns } from '../shared/methods/loadOptions';
+import { properties } from './description';
 import { checkMemory, claimPoll, recordMemory, releasePoll, triggerKey } from './pollClaims';
-import { getReportColumns } from '../Records/methods/loadOptions';
-import { pollReport } from './poll';
-
-const options: INodeProperties[] = byDisplayName([
-	...rowOutputOptions,
-	...pagingOptions,
-	{
-		displayName: 'Max Remembered Rows',
-		name: 'maxRemembered',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: DEFAULT_MAX_REMEMBERED,
-		description:
-			'How many row identities the trigger keeps in the workflow (12 bytes each). Rows gone from the report the longest are forgotten first; a report with more rows than this is refused, since its forgotten rows would be emitted again.',
-	},
-	{
-		displayName: 'Output Items',
-		name: 'outputMode',
-		type: 'options',
-		default: 'row',
-		description: 'How new rows are put into output items',
-		options: [
-			{ name: 'One Item per Row', value: 'row', description: 'Each new row becomes an item' },
-			{
-				name: 'All New Rows in One Item',
-				value: 'all',
-				description: 'One item per poll, with the new rows in "rows"',
-			},
-		],
-	},
-]);
+import { pollReport } from './pollReport';
+import { storedGeneration } from './rememberedRows';
 
 export class RecordsReportTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Records Report Trigger',
 		name: 'recordsReportTrigger',
-		icon: { light: 'file:records.svg', dark: 'file:records.dark.svg' },
+		icon: { light: 'file:../../icons/records.svg', dark: 'file:../../icons/records.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		// The editor hands a resource locator to the subtitle as its plain value, a run as an object.
@@ -64,124 +23,7 @@ export class RecordsReportTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'recordsApi', required: true }],
-		properties: [
-			{
-				displayName:
-					'On each poll the whole report is read and only rows not emitted before are output: rows ÷ Page Size + 1 requests per poll (1,001 for 100,000 rows at Page Size 100). Suggested poll interval: 1–5 minutes up to 1,000 rows, 5–10 minutes up to 10,000, 15–30 minutes up to 100,000; at least twice as long as a test fetch takes. The rows already seen are remembered in the workflow, so an edited row counts as new unless Row Identity uses key columns. If new rows only ever appear at the end or at the top of the report, choose that under New Rows Appear: polls then cost 3 requests, whatever the report\'s size.',
-				name: 'notice',
-				type: 'notice',
-				default: '',
-				displayOptions: { show: { newRowPosition: ['anywhere'] } },
-			},
-			{
-				displayName:
-					'Each poll checks that the report still starts with the first row and has the last row remembered where it was, then reads only the rows after it: 3 requests when fewer than Page Size rows were added, one more for each further page, whatever the report\'s size, so polling every minute suits any report. If a check fails (rows deleted, re-sorted or edited), that poll reads the whole report instead and the n8n log says why; no row is lost or emitted twice.',
-				name: 'noticeEnd',
-				type: 'notice',
-				default: '',
-				displayOptions: { show: { newRowPosition: ['end'] } },
-			},
-			{
-				displayName:
-					'Each poll reads from the top down to the first row remembered, then checks that the last row remembered is still last: 3 requests when fewer than Page Size rows were added, one more for each further page, whatever the report\'s size, so polling every minute suits any report. If a check fails (rows deleted, re-sorted or edited), that poll reads the whole report instead and the n8n log says why; no row is lost or emitted twice.',
-				name: 'noticeTop',
-				type: 'notice',
-				default: '',
-				displayOptions: { show: { newRowPosition: ['top'] } },
-			},
-			reportLocator,
-			{
-				displayName: 'Row Identity',
-				name: 'rowIdentity',
-				type: 'options',
-				default: 'hash',
-				description: 'What makes a row the same row on the next poll',
-				options: [
-					{
-						name: 'Whole Row',
-						value: 'hash',
-						description:
-							'A hash of all cells: any change to a row, or to the report\'s columns, makes it new',
-					},
-					{
-						name: 'Key Columns',
-						value: 'columns',
-						description: 'The values of the columns you name, e.g. a transaction ID',
-					},
-				],
-			},
-			...columnListParameters(
-				{
-					displayName: 'Key Columns',
-					name: 'keyColumns',
-					type: 'string',
-					default: '',
-					required: true,
-					placeholder: 'e.g. ID transakce',
-					displayOptions: { show: { rowIdentity: ['columns'] } },
-					description:
-						'Columns (names or IDs, separated by commas) whose values together identify a row. A row with the same key on a later poll is not emitted again, even if its other cells changed.',
-				},
-				{
-					displayName: 'Key Column Names or IDs',
-					description:
-						'Columns whose values together identify a row, chosen from the report\'s columns. A row with the same key on a later poll is not emitted again, even if its other cells changed. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-				},
-			),
-			{
-				displayName: 'New Rows Appear',
-				name: 'newRowPosition',
-				type: 'options',
-				default: 'anywhere',
-				description:
-					'Where the report puts rows added since the last poll. At one end, a poll reads only the rows past the ones it remembers.',
-				options: [
-					{
-						name: 'Anywhere',
-						value: 'anywhere',
-						description: 'Read the whole report on every poll',
-					},
-					{
-						name: 'Appended at the End',
-						value: 'end',
-						description: 'For a report sorted oldest first (by date, say): only the rows after the last one remembered are read',
-					},
-					{
-						name: 'At the Top',
-						value: 'top',
-						description: 'For a report sorted newest first (by date, say): only the rows above the first one remembered are read',
-					},
-				],
-			},
-			{
-				displayName: 'On First Run',
-				name: 'firstRun',
-				type: 'options',
-				default: 'remember',
-				description:
-					'What the first poll does with the rows already in the report (also after the report or the row identity is changed)',
-				options: [
-					{
-						name: 'Only Remember Them',
-						value: 'remember',
-						description: 'Emit nothing; later polls emit only rows added after activation',
-					},
-					{
-						name: 'Emit All Current Rows',
-						value: 'emit',
-						description: 'Emit every row of the report once',
-					},
-				],
-			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add option',
-				default: {},
-				options,
-			},
-		],
+		properties,
 	};
 
 	methods = { loadOptions: { getReportColumns } };

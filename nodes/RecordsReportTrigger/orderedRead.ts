@@ -21,7 +21,7 @@
  * nothing. Rows changed between the two boundaries without moving them are not seen by an ordered
  * poll: that is what choosing an ordered mode promises will not happen.
  */
-import type { ReportRow } from '../Records/helpers/reportRows';
+import type { ReportRow } from '../shared/report/rows';
 import type { NewRowFinder } from './rememberedRows';
 
 export type NewRowPosition = 'anywhere' | 'end' | 'top';

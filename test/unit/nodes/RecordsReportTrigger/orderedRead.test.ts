@@ -1,4 +1,4 @@
-import type { ReportRow } from '../../../../nodes/Records/helpers/reportRows';
+import type { ReportRow } from '../../../../nodes/shared/report/rows';
 import { readOrdered, type NewRowPosition, type RowSource } from '../../../../nodes/RecordsReportTrigger/orderedRead';
 import { NewRowFinder } from '../../../../nodes/RecordsReportTrigger/rememberedRows';
 
