@@ -42,8 +42,15 @@ const options: INodeProperties[] = byDisplayName([
 export const properties: INodeProperties[] = [
 	{
 		displayName:
-			'On each poll the whole report is read and only rows not emitted before are output: rows ÷ Page Size + 1 requests per poll (1,001 for 100,000 rows at Page Size 100). Suggested poll interval: 1–5 minutes up to 1,000 rows, 5–10 minutes up to 10,000, 15–30 minutes up to 100,000; at least twice as long as a test fetch takes. The rows already seen are remembered in the workflow, so an edited row counts as new unless Row Identity uses key columns. If new rows only ever appear at the end or at the top of the report, choose that under New Rows Appear: polls then cost 3 requests, whatever the report\'s size.',
+			'Only rows not emitted before are output. The rows already seen are remembered in the workflow, so an edited row counts as new unless Row Identity uses key columns.',
 		name: 'notice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName:
+			'On each poll the whole report is read: rows ÷ Page Size + 1 requests per poll (1,001 for 100,000 rows at Page Size 100). Suggested poll interval: 1–5 minutes up to 1,000 rows, 5–10 minutes up to 10,000, 15–30 minutes up to 100,000; at least twice as long as a test fetch takes. If new rows only ever appear at the end or at the top of the report, choose that under New Rows Appear: polls then cost 3 requests, whatever the report\'s size.',
+		name: 'noticeAnywhere',
 		type: 'notice',
 		default: '',
 		displayOptions: { show: { newRowPosition: ['anywhere'] } },
