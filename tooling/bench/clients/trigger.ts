@@ -33,10 +33,11 @@ async function reportRequests(task: PollTask): Promise<number> {
 export async function prepareTriggerPolls(task: PollTask): Promise<Prepared> {
 	const nodeType = task.mode === 'before' ? builtReportTrigger(BASELINE_BUILD) : builtReportTrigger();
 	const credentials = { baseUrl: task.baseUrl, token: task.token, allowHttp: true };
+	// The report grows past the default Max Remembered Rows (100,000) by the rows added.
 	const parameters = (options: INodeParameters): INodeParameters => ({
 		report: { __rl: true, mode: 'id', value: task.reportId },
 		...(task.mode === 'before' ? {} : { newRowPosition: task.mode }),
-		options,
+		options: { maxRemembered: 200_000, ...options },
 	});
 	const poll = async (staticData: IDataObject) => {
 		const before = await reportRequests(task);

@@ -82,7 +82,7 @@ export const reportPoll: Section<PollData> = {
 	render(data: PollData): Rendered {
 		const targets: TargetCheck[] = [];
 		const lines: string[] = [
-			`A Records Report Trigger polling a generated bank-transaction report of ${formatCount(data.rows)} rows (8 columns) with the default options (Page Size ${data.pageSize}, one request at a time, Row Identity "Whole Row"), once for each value of New Rows Appear, ` +
+			`A Records Report Trigger polling a generated bank-transaction report of ${formatCount(data.rows)} rows (8 columns) with the default options (Page Size ${data.pageSize}, one request at a time, Row Identity "Whole Row"; Max Remembered Rows 200,000, as the report grows past the default 100,000), once for each value of New Rows Appear, ` +
 				`and the trigger as it was before that option (commit ${data.baselineCommit.slice(0, 7)}, built from its sources in the same run). ` +
 				"Each configuration ran in a fresh process, polled through n8n-core's PollContext: a first poll remembers the report (not measured), then a poll with no new rows, " +
 				`then one after ${data.addedRows} rows were added where the mode expects them (at the end; at the top for "At the top"). ` +
