@@ -1,8 +1,10 @@
 import * as http from 'node:http';
+import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { generateBankRows, BANK_COLUMNS, type FieldValue, type Permission, type ReportColumn, type ReportRow, type TokenDefinition, type UserDefinition } from './seeds';
 import { SandboxState, type RecordTypeState, type ReportState, type StoredRecord } from './state';
 import { createFaultRuleState, faultKinds, parseFaultRule, resolveFaults, type FaultEffect, type FaultTarget } from './faults';
+import { sandboxTlsServerOptions, type CertificateAuthority, type SandboxTlsOptions } from './tls';
 import { ControlError, parseOutboundCall, parseWebhook, performOutboundCall, sendWebhook } from './outbound';
 
 export { SandboxState } from './state';
@@ -19,11 +21,15 @@ export interface SandboxOptions {
 	quiet?: boolean;
 	/** Print one line per API request (method, path, status, duration; never headers). Off by default. */
 	log?: boolean;
+	/** Serve HTTPS instead of plain HTTP, with a certificate made at start (see tls.ts). */
+	tls?: SandboxTlsOptions | boolean;
 }
 
 export interface Sandbox {
-	/** e.g. `http://127.0.0.1:4010`, no trailing slash. */
+	/** e.g. `http://127.0.0.1:4010` (`https://` with `tls`), no trailing slash. */
 	baseUrl: string;
+	/** With `tls`: the CA that signed the server certificate (its PEM is what a client trusts). */
+	ca?: CertificateAuthority;
 	port: number;
 	close(): Promise<void>;
 	/** Back to the seeds; clears faults, stats and logs. */
@@ -880,7 +886,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		return new HttpError(status, code, `${message} (fault injected by the sandbox)`, {}, headers);
 	};
 
-	const server = http.createServer((req, res) => {
+	const tls = options.tls ? await sandboxTlsServerOptions(options.tls === true ? {} : options.tls) : undefined;
+	const listener: http.RequestListener = (req, res) => {
 		const method = (req.method ?? 'GET').toUpperCase();
 		const url = req.url ?? '/';
 		const q = url.indexOf('?');
@@ -899,7 +906,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			if (!options.quiet) console.error('Sandbox failure:', error);
 			if (!res.headersSent && !res.destroyed) write(res, json(500, { error: 'internal_error', message: 'Internal server error' }));
 		});
-	});
+	};
+	const server = tls ? https.createServer(tls.serverOptions, listener) : http.createServer(listener);
 	server.keepAliveTimeout = 65_000;
 	server.headersTimeout = 66_000;
 	server.requestTimeout = 0;
@@ -916,8 +924,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
 
 	return {
-		baseUrl: `http://${urlHost}:${address.port}`,
+		baseUrl: `${tls ? 'https' : 'http'}://${urlHost}:${address.port}`,
 		port: address.port,
+		ca: tls?.ca,
 		state,
 		reset: () => state.seed(),
 		close: () =>
