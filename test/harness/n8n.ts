@@ -60,6 +60,7 @@ export interface RecordsCredentialData {
 	baseUrl: string;
 	token: string;
 	allowHttp?: boolean;
+	ignoreSSLIssues?: boolean;
 	testWith?: 'report' | 'import';
 	testReportId?: string;
 	testRecordTypeId?: string;

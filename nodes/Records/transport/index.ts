@@ -13,6 +13,7 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { plainHttpRefusal } from '../../../credentials/RecordsApi.credentials';
+import { describeTlsFailure, findTlsFailure } from './tlsFailure';
 
 export const CREDENTIAL_TYPE = 'recordsApi';
 
@@ -78,6 +79,8 @@ export interface RecordsConnection {
 	baseUrl: string;
 	/** Only to redact it from error messages. */
 	secret: string;
+	/** The credential's "Ignore SSL Issues (Insecure)": accept any certificate. */
+	ignoreSslIssues?: boolean;
 }
 
 export interface RecordsResponse<T = unknown> {
@@ -110,7 +113,15 @@ const UNKNOWN_OUTCOME_CODES = new Set([
 
 type Outcome =
 	| { kind: 'response'; response: IN8nHttpFullResponse }
-	| { kind: 'failure'; code: string; message: string; statusCode?: number; retryAfterMs?: number };
+	| {
+			kind: 'failure';
+			code: string;
+			message: string;
+			/** Replaces the generic description of a failure without an answer (a TLS failure). */
+			description?: string;
+			statusCode?: number;
+			retryAfterMs?: number;
+	  };
 
 /**
  * Reads and checks the credential's Base URL. n8n decrypts the stored credential on every read, so
@@ -134,14 +145,19 @@ export async function recordsConnection(this: RecordsFunctions, itemIndex?: numb
 			},
 		);
 	}
-	return { baseUrl, secret: String(credentials.token ?? '') };
+	return {
+		baseUrl,
+		secret: String(credentials.token ?? ''),
+		ignoreSslIssues: credentials.ignoreSSLIssues === true,
+	};
 }
 
 export async function recordsApiRequest<T = unknown>(
 	this: RecordsFunctions,
 	request: RecordsRequest,
 ): Promise<RecordsResponse<T>> {
-	const { baseUrl, secret } = request.connection ?? (await recordsConnection.call(this, request.itemIndex));
+	const { baseUrl, secret, ignoreSslIssues } =
+		request.connection ?? (await recordsConnection.call(this, request.itemIndex));
 
 	const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...request.retry };
 	const idempotent = IDEMPOTENT_METHODS.has(request.method);
@@ -157,6 +173,8 @@ export async function recordsApiRequest<T = unknown>(
 		// n8n repeats the Authorization header on redirects, to any host: the token must not follow.
 		disableFollowRedirect: true,
 		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		// Off unless the user chose it; protocols older than TLS 1.2 stay refused either way.
+		skipSslCertificateValidation: ignoreSslIssues === true,
 	};
 
 	for (let attempt = 1; ; attempt++) {
@@ -196,6 +214,11 @@ async function send(this: RecordsFunctions, options: IHttpRequestOptions): Promi
 			{ ...options },
 		)) as IN8nHttpFullResponse;
 	} catch (error) {
+		const tls = findTlsFailure(error);
+		if (tls) {
+			const { message, description } = describeTlsFailure(tls, new URL(options.url).host);
+			return { kind: 'failure', code: tls.code, message, description };
+		}
 		const code = findErrorCode(error);
 		if (code === 'ERR_CANCELED') {
 			throw new NodeOperationError(this.getNode(), 'The execution was cancelled');
@@ -377,7 +400,7 @@ function apiError(
 		description = `Try again later.${serviceSays}`;
 	} else {
 		message = `${failure.message}${tried}`;
-		description = `No answer was received for the ${subject}.`;
+		description = failure.description ?? `No answer was received for the ${subject}.`;
 	}
 	if (failure.code === 'INVALID_JSON') {
 		message = `${failure.message}${tried}`;
