@@ -294,12 +294,17 @@ export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: n
 	return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
 }
 
-/** Error codes sit on the HTTP client's error, which n8n wraps once or twice. */
+/**
+ * Error codes sit on the HTTP client's error, which n8n wraps once or twice: n8n 2.x keeps it as
+ * `cause`, n8n 1.x keeps only its code, as the wrapping error's `httpCode`.
+ */
 export function findErrorCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-		const { code } = current as { code?: unknown };
-		if (typeof code === 'string' && /^E[A-Z_]+$|^ERR_/.test(code)) return code;
+		const { code, httpCode } = current as { code?: unknown; httpCode?: unknown };
+		for (const candidate of [code, httpCode]) {
+			if (typeof candidate === 'string' && /^E[A-Z_]+$|^ERR_/.test(candidate)) return candidate;
+		}
 		current = (current as { cause?: unknown }).cause;
 	}
 	return undefined;

@@ -28,11 +28,15 @@ export interface TlsFailure {
 	code: string;
 }
 
-/** The TLS failure on an error n8n wrapped once or more, or undefined for any other failure. */
+/**
+ * The TLS failure on an error n8n wrapped once or more, or undefined for any other failure. n8n 2.x
+ * keeps the HTTP client's error as `cause`; n8n 1.x drops it and keeps only its code, as `httpCode`.
+ */
 export function findTlsFailure(error: unknown): TlsFailure | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-		const { code, message } = current as { code?: unknown; message?: unknown };
+		const { message, ...rest } = current as { code?: unknown; httpCode?: unknown; message?: unknown };
+		const code = typeof rest.code === 'string' ? rest.code : rest.httpCode;
 		if (typeof code === 'string') {
 			const kind = KIND_BY_CODE[code];
 			if (kind) return { kind, code };
