@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 
 import type { CredentialJson, WorkflowJson } from './n8n';
@@ -27,12 +29,15 @@ export const EXAMPLE_CALLER = { user: 'records-service', password: 'demo-passwor
 /** The n8n address the call files of examples/sandbox use: `npm start`'s default. */
 export const EXAMPLE_N8N_URL = 'http://127.0.0.1:5678';
 
-/** The credential the examples use, pointing at a running Records sandbox. */
+/**
+ * The credential the examples use, pointing at a running Records sandbox: Allow Plain HTTP only when
+ * the sandbox serves plain HTTP (over HTTPS, n8n trusts the sandbox's CA through NODE_EXTRA_CA_CERTS).
+ */
 export function exampleCredential(sandboxBaseUrl: string, token: string): CredentialJson {
 	return {
 		...EXAMPLE_CREDENTIAL,
 		type: 'recordsApi',
-		data: { baseUrl: sandboxBaseUrl, token, allowHttp: true },
+		data: { baseUrl: sandboxBaseUrl, token, allowHttp: sandboxBaseUrl.startsWith('http://') },
 	};
 }
 
@@ -93,20 +98,33 @@ interface ServiceSetup {
 	imports: Array<{ recordTypeId: string; data: Array<Record<string, string>> }>;
 }
 
+/** POSTs JSON and returns the status and body; `ca` is the certificate to trust for an https:// URL. */
+function postJson(url: string, body: unknown, headers: Record<string, string>, ca?: string): Promise<{ status: number; text: string }> {
+	const payload = JSON.stringify(body);
+	const send = url.startsWith('https:') ? httpsRequest : httpRequest;
+	return new Promise((resolve, reject) => {
+		const request = send(url, { method: 'POST', ca, headers: { 'content-type': 'application/json', ...headers } }, (response) => {
+			let text = '';
+			response.setEncoding('utf8');
+			response.on('data', (chunk: string) => (text += chunk));
+			response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+		});
+		request.on('error', reject);
+		request.end(payload);
+	});
+}
+
 /**
  * Configures a running Records sandbox as examples/sandbox/setup.json describes: the custom record
  * types and fields the examples use, and records imported through the API with the given token.
+ * `ca`: the sandbox's CA certificate when it serves HTTPS.
  */
-export async function prepareSandboxForExamples(sandboxBaseUrl: string, importToken: string): Promise<void> {
+export async function prepareSandboxForExamples(sandboxBaseUrl: string, importToken: string, ca?: string): Promise<void> {
 	const setup = JSON.parse(readFileSync(join(exampleServiceDir, 'setup.json'), 'utf8')) as ServiceSetup;
 	const send = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-		const response = await fetch(`${sandboxBaseUrl}${path}`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', ...headers },
-			body: JSON.stringify(body),
-		});
-		if (!response.ok) {
-			throw new Error(`Setting up the sandbox for the examples: POST ${path} answered ${response.status}: ${await response.text()}`);
+		const response = await postJson(`${sandboxBaseUrl}${path}`, body, headers, ca);
+		if (response.status < 200 || response.status >= 300) {
+			throw new Error(`Setting up the sandbox for the examples: POST ${path} answered ${response.status}: ${response.text}`);
 		}
 	};
 	for (const recordType of setup.recordTypes) await send('/__sandbox/record-types', recordType);
