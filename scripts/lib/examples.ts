@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 
 import type { CredentialJson, WorkflowJson } from './n8n';
 import { repoRoot } from './paths';
+import { requestText } from './request';
 import { OUTSIDE_SYSTEMS } from './stand-ins';
 
 export const examplesDir = join(repoRoot, 'examples');
@@ -98,22 +97,6 @@ interface ServiceSetup {
 	imports: Array<{ recordTypeId: string; data: Array<Record<string, string>> }>;
 }
 
-/** POSTs JSON and returns the status and body; `ca` is the certificate to trust for an https:// URL. */
-function postJson(url: string, body: unknown, headers: Record<string, string>, ca?: string): Promise<{ status: number; text: string }> {
-	const payload = JSON.stringify(body);
-	const send = url.startsWith('https:') ? httpsRequest : httpRequest;
-	return new Promise((resolve, reject) => {
-		const request = send(url, { method: 'POST', ca, headers: { 'content-type': 'application/json', ...headers } }, (response) => {
-			let text = '';
-			response.setEncoding('utf8');
-			response.on('data', (chunk: string) => (text += chunk));
-			response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
-		});
-		request.on('error', reject);
-		request.end(payload);
-	});
-}
-
 /**
  * Configures a running Records sandbox as examples/sandbox/setup.json describes: the custom record
  * types and fields the examples use, and records imported through the API with the given token.
@@ -122,7 +105,12 @@ function postJson(url: string, body: unknown, headers: Record<string, string>, c
 export async function prepareSandboxForExamples(sandboxBaseUrl: string, importToken: string, ca?: string): Promise<void> {
 	const setup = JSON.parse(readFileSync(join(exampleServiceDir, 'setup.json'), 'utf8')) as ServiceSetup;
 	const send = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-		const response = await postJson(`${sandboxBaseUrl}${path}`, body, headers, ca);
+		const response = await requestText(`${sandboxBaseUrl}${path}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', ...headers },
+			body: JSON.stringify(body),
+			ca,
+		});
 		if (response.status < 200 || response.status >= 300) {
 			throw new Error(`Setting up the sandbox for the examples: POST ${path} answered ${response.status}: ${response.text}`);
 		}
