@@ -8,8 +8,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { N8nInstance, newInstanceFolder, nodeOutput, type CredentialJson } from '../../scripts/lib/n8n';
-import { createCertificateAuthority } from '../sandbox/tls';
+import { N8nInstance, newInstanceFolder, nodeOutput, type CredentialJson } from '../../tooling/n8n/n8nInstance';
+import { createCertificateAuthority } from '../../tooling/sandbox/tls';
 import {
 	COSTS_ID_COLUMN,
 	generateBankRows,
@@ -19,7 +19,7 @@ import {
 	startSandbox,
 	TOKENS,
 	type Sandbox,
-} from '../sandbox/server';
+} from '../../tooling/sandbox/server';
 import { manualTrigger, readSetup, runtimesUnderTest, workflow, type NodeSpec } from './harness';
 import { pollEvery15Seconds } from './polling';
 

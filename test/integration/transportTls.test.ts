@@ -5,8 +5,8 @@
  * the "Ignore SSL Issues (Insecure)" option both ways, and protocols older than TLS 1.2.
  */
 import { Records } from '../../nodes/Records/Records.node';
-import { runNode, testCredential, type RecordsCredentialData } from '../harness/n8n';
-import { REPORTS, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { runNode, testCredential, type RecordsCredentialData } from '../../tooling/harness/n8nCoreHarness';
+import { REPORTS, startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
 
 jest.setTimeout(60_000);
 

@@ -4,8 +4,8 @@
 import * as https from 'node:https';
 import type { TLSSocket } from 'node:tls';
 
-import { createCertificateAuthority } from './tls';
-import { startSandbox, type Sandbox } from './server';
+import { createCertificateAuthority } from '../../tooling/sandbox/tls';
+import { startSandbox, type Sandbox } from '../../tooling/sandbox/server';
 
 /** The TLS protocol of a GET / to the sandbox, or the error code of a refused handshake. */
 function handshake(sandbox: Sandbox, options: https.RequestOptions = {}): Promise<string> {
