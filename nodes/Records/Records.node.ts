@@ -20,7 +20,9 @@ export class Records implements INodeType {
 		name: 'records',
 		icon: { light: 'file:../../icons/records.svg', dark: 'file:../../icons/records.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: Get Rows without a Page Size adapts the page size (fewer requests); 1 keeps 100 rows.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Import records into, read reports from, and answer workflow calls of a Records installation',

@@ -64,7 +64,7 @@ export class PageSizer {
 	 */
 	onRefused(limit: number, status: number | undefined): boolean {
 		if (!this.adaptive || limit <= GUIDE_PAGE_SIZE || status === undefined) return false;
-		if (status < 400 || status >= 500 || NOT_ABOUT_LIMIT.has(status)) return false;
+		if (!(status >= 400 && status < 500) || NOT_ABOUT_LIMIT.has(status)) return false;
 		this.size = GUIDE_PAGE_SIZE;
 		this.growing = false;
 		return true;

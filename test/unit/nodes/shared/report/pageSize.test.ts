@@ -53,6 +53,7 @@ describe('PageSizer', () => {
 		expect(sizer.onRefused(ADAPTIVE_FIRST_PAGE, 401)).toBe(false);
 		expect(sizer.onRefused(ADAPTIVE_FIRST_PAGE, 429)).toBe(false);
 		expect(sizer.onRefused(ADAPTIVE_FIRST_PAGE, 500)).toBe(false);
+		expect(sizer.onRefused(ADAPTIVE_FIRST_PAGE, Number.NaN)).toBe(false);
 		expect(sizer.onRefused(ADAPTIVE_FIRST_PAGE, 400)).toBe(true);
 		expect(sizer.size).toBe(GUIDE_PAGE_SIZE);
 		// At the guide's size a refusal is the service's last word.
