@@ -41,9 +41,11 @@ const tasks = [
 	{ Název: 'Zkontrolovat zálohy', Zadal: 'Petr Svoboda' },
 ];
 
+/** Get Rows as a new node gets it (version 1.1: without a Page Size, the adaptive page size). */
 const getRows = (name: string, credential: CredentialRef, options: Record<string, unknown> = {}): NodeSpec => ({
 	name,
 	type: 'n8n-nodes-records.records',
+	typeVersion: 1.1,
 	parameters: {
 		resource: 'report',
 		operation: 'getRows',
@@ -145,6 +147,9 @@ describe.each(runtimesUnderTest())('the package over HTTPS in %s', (_title, runt
 		for (const name of ['Rows one page at a time', 'Rows in parallel']) {
 			expect(nodeOutput(run, name).map((item) => item.json['ID transakce'])).toEqual(expectedIds);
 		}
+		// The adaptive read: 1,000 + 2,000 + 2,432 of 4,000 (short) + the empty page confirming the end, and
+		// the parallel read's 250-row pages (22, up to 3 past the end).
+		expect(requestsSeen(sandbox)).toBeLessThanOrEqual(1 + 4 + 22 + 3 + 5);
 		const [listed] = nodeOutput(run, 'Custom API Call');
 		expect(listed.json.total).toBe(stored.length);
 
