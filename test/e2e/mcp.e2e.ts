@@ -55,9 +55,9 @@ function toolJson<T>(result: unknown): T {
 	return JSON.parse(text) as T;
 }
 
-/** A bank report row keyed by column names, as the sandbox generates it. */
+/** A bank report row as the tool's Simplified output gives it: keyed by column names, without empty cells. */
 function bankRowByName(row: Record<string, string>): Record<string, string> {
-	return Object.fromEntries(BANK_COLUMNS.map((column) => [column.name, row[column.id]]));
+	return Object.fromEntries(BANK_COLUMNS.filter((column) => row[column.id] !== '').map((column) => [column.name, row[column.id]]));
 }
 
 /** A tool error as an agent reads it: short, naming what to correct, with no stack trace or secret. */

@@ -51,6 +51,8 @@ export interface ReadReportOptions {
 	reportId: string;
 	/** Rows asked for per request (`limit`); lowered automatically when the service serves fewer. */
 	pageSize: number;
+	/** Index of the first row to read (the first `offset` asked for); default 0. */
+	startOffset?: number;
 	/** Stop after this many rows; undefined reads the whole report. */
 	maxRows?: number;
 	/** Page requests in flight at once; 1 reads strictly one page after another. */
@@ -184,7 +186,8 @@ export async function readReportPages(
 
 	const inFlight: PlannedPage[] = [];
 	const discarded: Array<Promise<unknown>> = [];
-	let nextOffset = 0;
+	const startOffset = Math.max(0, Math.floor(options.startOffset ?? 0));
+	let nextOffset = startOffset;
 	let delivered = 0;
 	let requests = 0;
 	let pages = 0;
@@ -207,8 +210,9 @@ export async function readReportPages(
 	const plan = () => {
 		const window = confirming ? 1 : concurrency;
 		while (inFlight.length < window && requests < maxPages) {
-			if (maxRows !== undefined && nextOffset >= maxRows) return;
-			const limit = maxRows === undefined ? pageSize : Math.min(pageSize, maxRows - nextOffset);
+			const planned = nextOffset - startOffset;
+			if (maxRows !== undefined && planned >= maxRows) return;
+			const limit = maxRows === undefined ? pageSize : Math.min(pageSize, maxRows - planned);
 			inFlight.push({ offset: nextOffset, limit, result: request(nextOffset, limit) });
 			nextOffset += limit;
 		}
@@ -291,7 +295,7 @@ export async function readReportPages(
 			}
 			// The pages planned after this one assumed it would be full: start again at the next row.
 			discardPlanned();
-			nextOffset = delivered;
+			nextOffset = startOffset + delivered;
 			if (received < head.limit) {
 				confirming = true;
 				pageSize = Math.min(pageSize, received);

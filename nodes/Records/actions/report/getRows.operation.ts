@@ -7,9 +7,11 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { isToolNodeType } from '../../helpers/toolUse';
 import { readReportPages } from '../../transport/report';
 import { asNodeError, errorItem, returnAllAndLimit } from '../restCommon';
 import { byDisplayName, pagingOptions, reportLocator, rowOutputOptions } from './common.descriptions';
+import { executeAsTool, toolProperties } from './getRowsAsTool';
 import type { ReportShaper } from './readSettings';
 import { choice, reportIdFromParameter, reportReadSettings, reportShaper, wholeNumber } from './readSettings';
 
@@ -44,6 +46,7 @@ const outputItems: INodeProperties = {
 const properties: INodeProperties[] = [
 	reportLocator,
 	...returnAllAndLimit,
+	...toolProperties,
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -64,6 +67,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
+	if (isToolNodeType(node.type)) return await executeAsTool.call(this, items);
 	const returnData: INodeExecutionData[] = [];
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
