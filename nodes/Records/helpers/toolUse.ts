@@ -32,18 +32,20 @@ export interface ToolArgument {
 
 /**
  * The parameters of a node that take a `$fromAI()` value, with the argument each takes. `labels`
- * maps parameter names to display names; a value inside a collection or a resource locator counts
- * for the innermost parameter that has a display name.
+ * maps parameter names to display names; a value inside a collection counts for the innermost
+ * parameter that has a display name, the value of a resource locator for the locator.
  */
 export function toolArguments(parameters: object, labels: ReadonlyMap<string, string>, owner?: string): ToolArgument[] {
 	const found: ToolArgument[] = [];
 	for (const [name, value] of Object.entries(parameters)) {
 		const label = labels.get(name) ?? owner;
-		if (value !== null && typeof value === 'object') {
+		const locator = value !== null && typeof value === 'object' && '__rl' in value;
+		if (value !== null && typeof value === 'object' && !locator) {
 			found.push(...toolArguments(value as object, labels, label));
 			continue;
 		}
-		const [key] = fromAiKeys(value);
+		// A resource locator's value is the locator parameter's own.
+		const [key] = fromAiKeys(locator ? (value as { value?: unknown }).value : value);
 		if (key !== undefined && label !== undefined && !found.some((argument) => argument.label === label)) {
 			found.push({ label, key });
 		}
