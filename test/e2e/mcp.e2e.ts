@@ -6,6 +6,9 @@
  * model: n8n's Tool Executor (what the editor uses to run a tool node on its own) invokes them with
  * the `$fromAI()` values supplied. One n8n per release serves the whole file.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -213,8 +216,10 @@ describe.each(runtimesUnderTest())('the Records tools in %s', (_title, runtime) 
 
 		test('lists the tools with descriptions that say what each needs and returns, and typed input schemas', async () => {
 			const { tools } = await client.listTools();
+			// Kept beside the instance's logs: the tools exactly as an MCP client sees them.
+			writeFileSync(join(n8n.userFolder, 'mcp-tools.json'), JSON.stringify(tools, null, '\t'));
 			const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
-			expect(Object.keys(byName).sort()).toEqual(['create_invoice', 'get_report_rows', 'import_records', 'list_clients']);
+			expect(Object.keys(byName).sort()).toEqual(['create_invoice', 'get_report_rows', 'import_records', 'list_clients', 'list_records']);
 
 			expect(byName.get_report_rows.inputSchema).toMatchObject({
 				type: 'object',
@@ -241,11 +246,18 @@ describe.each(runtimesUnderTest())('the Records tools in %s', (_title, runtime) 
 				required: ['clientId', 'amount', 'dueDate'],
 			});
 
+			expect(byName.list_records.inputSchema).toMatchObject({
+				properties: { recordType: { type: 'string' }, limit: { type: 'number', default: 20 }, offset: { type: 'number', default: 0 } },
+				required: ['recordType'],
+			});
+
 			// Data-changing tools say so; the reading ones say they change nothing.
 			expect(byName.import_records.description).toMatch(/changes data/i);
 			expect(byName.create_invoice.description).toMatch(/changes data/i);
-			expect(byName.get_report_rows.description).toMatch(/read-only/i);
-			expect(byName.list_clients.description).toMatch(/read-only/i);
+			for (const reading of ['get_report_rows', 'list_clients', 'list_records']) {
+				expect(byName[reading].description).toMatch(/read-only/i);
+				expect(byName[reading].description).not.toMatch(/changes data/i);
+			}
 			for (const tool of tools) {
 				expect(tool.description).toMatch(/Returns/);
 				for (const secret of SECRETS) expect(JSON.stringify(tool)).not.toContain(secret);
@@ -295,6 +307,25 @@ describe.each(runtimesUnderTest())('the Records tools in %s', (_title, runtime) 
 				expect(storedTasks(record.Název).map((stored) => stored.fields)).toEqual([expect.objectContaining(record)]);
 			}
 			expect(storedImports()).toBe(before + 1);
+		});
+
+		test('list_clients, create_invoice and list_records answer from the sandbox; an invoice is created once per call', async () => {
+			const clients = toolJson<Array<{ id: number; name: string }>>(await call('list_clients', { status: 'active', limit: 3 }));
+			const active = sandbox.state.clients.filter((client) => client.status === 'active');
+			expect(clients.map((client) => client.name)).toEqual(active.slice(0, 3).map((client) => client.name));
+
+			const invoicesBefore = sandbox.state.invoices.length;
+			const invoice = toolJson<Array<Record<string, unknown>>>(
+				await call('create_invoice', { clientId: active[0].id, amount: 1250.5, dueDate: '2026-12-31' }),
+			);
+			expect(invoice).toEqual([expect.objectContaining({ client_id: active[0].id, amount: 1250.5, currency: 'CZK', due_date: '2026-12-31' })]);
+			expect(sandbox.state.invoices).toHaveLength(invoicesBefore + 1);
+
+			const tasks = toolJson<Array<{ data: Array<{ fields: Record<string, string> }>; total: number }>>(
+				await call('list_records', { recordType: RECORD_TYPES.tasks, limit: 2 }),
+			);
+			expect(tasks[0].data).toHaveLength(2);
+			expect(tasks[0].total).toBe(sandbox.state.getRecords(RECORD_TYPES.tasks).length);
 		});
 
 		test('bad arguments come back as a short tool error naming what to correct, and nothing is imported', async () => {
