@@ -12,6 +12,7 @@ import {
 	requestsPerPoll,
 	waitForReportRequests,
 } from './polling';
+import { slowPollScenario } from './slowPoll';
 
 const { packed } = readSetup();
 
@@ -189,5 +190,10 @@ describe.each(runtimesUnderTest())('queue mode (Redis and one worker) in %s', (_
 			['success', true],
 			['success', true],
 		]);
+	});
+
+	test('polls of a slow report that outlast the poll interval emit every new row exactly once, run by the worker', async () => {
+		const executions = await slowPollScenario(n8n, sandbox);
+		expect(executions.map(ranOnWorker)).toEqual(executions.map(() => true));
 	});
 });

@@ -102,7 +102,15 @@ export interface RunPollOptions {
 	mode?: 'trigger' | 'manual';
 	nodeName?: string;
 	typeVersion?: number;
+	/**
+	 * The workflow polled. By default every call polls a workflow of its own, as if each poll ran in
+	 * a separate n8n process: what a node keeps in its process (the Report Trigger's running polls)
+	 * is not shared. Polls given the same id share it, as polls of one n8n do.
+	 */
+	workflowId?: string;
 }
+
+let pollWorkflows = 0;
 
 export interface RunPollResult {
 	items: INodeExecutionData[] | null;
@@ -501,7 +509,7 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 		credentials: refs,
 	};
 	const workflow = new Workflow({
-		id: 'harness-poll-workflow',
+		id: options.workflowId ?? `harness-poll-workflow-${++pollWorkflows}`,
 		name: 'Harness poll workflow',
 		nodes: [node],
 		connections: {},
