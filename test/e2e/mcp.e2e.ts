@@ -14,7 +14,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { EXAMPLE_MCP_PATH, exampleImports, prepareSandboxForExamples, readExamples } from '../../scripts/lib/examples';
-import { N8nInstance, type ExecutionRunJson, type WorkflowJson } from '../../scripts/lib/n8n';
+import { executionError, N8nInstance, type ExecutionRunJson, type WorkflowJson } from '../../scripts/lib/n8n';
 import { waitFor } from '../../scripts/lib/proc';
 import {
 	BANK_COLUMNS,
@@ -149,8 +149,14 @@ describe.each(runtimesUnderTest())('the Records tools in %s', (_title, runtime) 
 			],
 			n8nMajor,
 		);
+		const badCallAsAgent = toolExecutorWorkflow(
+			'e2eBadToolCallAsAgent',
+			mcpExample.nodes,
+			[{ tool: 'import_records', args: { recordType: RECORD_TYPES.tasks, records: JSON.stringify([{ Název: 'Úkol s objektem', Zadal: { jméno: 'Jana' } }]) } }],
+			n8nMajor,
+		);
 		await n8n.importCredentials(credentials);
-		await n8n.importWorkflows([mcpExample, asAgent]);
+		await n8n.importWorkflows([mcpExample, asAgent, badCallAsAgent]);
 	});
 
 	afterAll(async () => {
@@ -168,6 +174,17 @@ describe.each(runtimesUnderTest())('the Records tools in %s', (_title, runtime) 
 			expect.objectContaining({ status: 'created', recordTypeId: RECORD_TYPES.tasks, record: { Název: 'Úkol od agenta', Zadal: 'Jana Nováková' } }),
 		]);
 		expect(storedTasks('Úkol od agenta')).toHaveLength(1);
+	});
+
+	test('as an AI Agent calls them (no model): a bad argument fails the call with the text the agent reads, and imports nothing', async () => {
+		const importsBefore = storedImports();
+
+		const { exitCode, run } = await n8n.execute('e2eBadToolCallAsAgent');
+
+		expect(exitCode).not.toBe(0);
+		expect(executionError(run)).toMatch(/Argument "records": Field "Zadal" is an object, but a field holds one value/);
+		expect(storedTasks('Úkol s objektem')).toEqual([]);
+		expect(storedImports()).toBe(importsBefore);
 	});
 
 	describe('served by the MCP Server Trigger', () => {
