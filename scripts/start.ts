@@ -143,7 +143,7 @@ async function main(): Promise<void> {
 			'',
 			`  n8n:              ${url}`,
 			`  sign in as:       ${owner.email} / ${owner.password}`,
-			`  credentials:      "${EXAMPLE_CREDENTIAL.name}" (Records API, pointing at the sandbox), "${EXAMPLE_CALLER_CREDENTIAL.name}" (the service's calls)`,
+			`  credentials:      "${EXAMPLE_CREDENTIAL.name}" (Records API, pointing at the sandbox), "${EXAMPLE_CALLER_CREDENTIAL.name}" (the service's calls), "${EXAMPLE_MCP_CREDENTIAL.name}" (the MCP server's token)`,
 			`  Records sandbox:  ${sandbox.baseUrl}  (record types ${Object.values(RECORD_TYPES).join(', ')} and the examples'; reports ${Object.values(REPORTS).join(', ')})`,
 			`  examples:         ${examples.length} workflows, active; how to try each: examples/README.md`,
 			`  stand-ins:        ${standIns.baseUrl}  (what the examples sent: ${standIns.baseUrl}/__received)`,
