@@ -1,14 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isToolNodeType } from '../helpers/toolUse';
+import { isToolNodeType } from './tool/use';
 import * as client from './client/Client.resource';
 import * as customApi from './customApi/CustomApi.resource';
 import * as invoice from './invoice/Invoice.resource';
 import type { RecordsType } from './node.type';
 import * as record from './record/Record.resource';
 import * as report from './report/Report.resource';
-import { toolError } from './toolError';
+import { toolError } from './tool/error';
 import * as workflowCall from './workflowCall/WorkflowCall.resource';
 
 /** Every operation's parameters, to name the field behind an argument in a tool's error. */

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { isToolNodeType } from '../../helpers/toolUse';
+import { isToolNodeType } from '../tool/use';
 import { readReportPages } from '../../transport/report';
 import { asNodeError, errorItem, returnAllAndLimit } from '../restCommon';
 import { byDisplayName, pagingOptions, reportLocator, rowOutputOptions } from './common.descriptions';

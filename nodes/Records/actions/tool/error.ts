@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { fromAiKeys, toolArguments, toolErrorText } from '../helpers/toolUse';
+import { fromAiKeys, toolArguments, toolErrorText } from './use';
 
 /**
  * Per operation, the parameter whose content an error about an input item's data concerns: the

@@ -1,4 +1,4 @@
-import { fromAiKeys, isToolNodeType, toolArguments, toolErrorText } from '../../nodes/Records/helpers/toolUse';
+import { fromAiKeys, isToolNodeType, toolArguments, toolErrorText } from '../../../../../../nodes/Records/actions/tool/use';
 
 describe('telling tool use apart', () => {
 	it('knows the tool variant n8n builds by its type name, as n8n does', () => {
