@@ -13,9 +13,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { EXAMPLE_MCP_PATH, exampleImports, prepareSandboxForExamples, readExamples } from '../../scripts/lib/examples';
-import { executionError, N8nInstance, type ExecutionRunJson, type WorkflowJson } from '../../scripts/lib/n8n';
-import { waitFor } from '../../scripts/lib/proc';
+import { EXAMPLE_MCP_PATH, exampleImports, prepareSandboxForExamples, readExamples } from '../../tooling/examples/examples';
+import { executionError, N8nInstance, type ExecutionRunJson, type WorkflowJson } from '../../tooling/n8n/n8nInstance';
+import { waitFor } from '../../tooling/lib/proc';
 import {
 	BANK_COLUMNS,
 	COSTS_ROW_COUNT,
@@ -25,7 +25,7 @@ import {
 	startSandbox,
 	TOKENS,
 	type Sandbox,
-} from '../sandbox/server';
+} from '../../tooling/sandbox/server';
 import { readSetup, runtimesUnderTest } from './harness';
 
 const { packed } = readSetup();

@@ -4,8 +4,8 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { Records } from '../../nodes/Records/Records.node';
-import { runNode, toolVariant, type RecordsCredentialData, type RunNodeOptions } from '../harness/n8n';
-import { addFaults, control } from '../sandbox/control';
+import { runNode, toolVariant, type RunNodeOptions } from '../../tooling/harness/n8nCoreHarness';
+import { addFaults, control } from '../../tooling/sandbox/control';
 import {
 	bankTransactionIds,
 	BANK_COLUMNS,
@@ -13,27 +13,16 @@ import {
 	generateBankRows,
 	generateCostRows,
 	REPORTS,
-	startSandbox,
 	TOKENS,
 	USERS,
-	type Sandbox,
-} from '../sandbox/server';
+} from '../../tooling/sandbox/server';
+import { useSandbox } from './fixture';
 
 jest.setTimeout(120_000);
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, quiet: true });
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox({ token: TOKENS.analysisAdmin });
 
 const BANK_ROWS = generateBankRows(10_000);
-
-function credentials(token: string = TOKENS.analysisAdmin): RecordsCredentialData {
-	return { baseUrl: sandbox.baseUrl, token, allowHttp: true };
-}
 
 const addFault = async (rule: IDataObject) => await addFaults(sandbox, { route: 'report', ...rule });
 
@@ -49,7 +38,7 @@ function getRows(parameters: IDataObject, extra: Partial<RunNodeOptions> = {}) {
 			returnAll: true,
 			...parameters,
 		},
-		credentials: credentials(),
+		credentials: sandbox.credentials(),
 		...extra,
 	});
 }
@@ -317,7 +306,7 @@ describe('Report → Get Rows: which report', () => {
 	});
 
 	it("returns only the rows the token's user may see", async () => {
-		const { items, error } = await getRows({ options: { concurrency: 4 } }, { credentials: credentials(TOKENS.analysisLimited) });
+		const { items, error } = await getRows({ options: { concurrency: 4 } }, { credentials: sandbox.credentials(TOKENS.analysisLimited) });
 
 		expect(error).toBeUndefined();
 		const visible = BANK_ROWS.filter((row) => row.c8 === 'CZ-PROVOZ');
@@ -415,7 +404,7 @@ describe('Report → Get Rows: failures while paging', () => {
 
 describe('Report → Get Rows: refused and unknown reports', () => {
 	it.each([TOKENS.expired, TOKENS.import, TOKENS.noPermission])('a token the service refuses: 401, token never shown', async (token) => {
-		const { items, error } = await getRows({}, { credentials: credentials(token) });
+		const { items, error } = await getRows({}, { credentials: sandbox.credentials(token) });
 
 		expect(items).toEqual([]);
 		expect(error?.message).toBe('The service refused the API token (401)');
@@ -459,12 +448,13 @@ describe('Report → Get Rows as a tool', () => {
 				offset: "={{ $fromAI('offset', '', 'number', 0) }}",
 				...parameters,
 			},
-			credentials: credentials(),
+			credentials: sandbox.credentials(),
 			input: [args],
 		});
 	}
 
-	const byName = (row: IDataObject) =>
+	/** A bank row as Simplified gives it: keyed by column name, without empty cells. */
+	const simplified = (row: Record<string, string>) =>
 		Object.fromEntries(BANK_COLUMNS.filter((column) => row[column.id] !== '').map((column) => [column.name, row[column.id]]));
 
 	it('answers one page with where the next one starts, reading only from the offset on', async () => {
@@ -472,7 +462,7 @@ describe('Report → Get Rows as a tool', () => {
 
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.json)).toEqual([
-			{ reportId: REPORTS.bankTransactions, offset: 9_990, rowCount: 5, rows: BANK_ROWS.slice(9_990, 9_995).map(byName), hasMore: true, nextOffset: 9_995 },
+			{ reportId: REPORTS.bankTransactions, offset: 9_990, rowCount: 5, rows: BANK_ROWS.slice(9_990, 9_995).map(simplified), hasMore: true, nextOffset: 9_995 },
 		]);
 		expect(reportRequests()).toBe(1);
 	});
@@ -491,7 +481,7 @@ describe('Report → Get Rows as a tool', () => {
 
 		const { items } = await getRowsAsTool({ options: { pageSize: 10 } }, { report: REPORTS.bankTransactions, offset: 95, limit: 30 });
 
-		expect(items[0].json.rows).toEqual(BANK_ROWS.slice(95, 125).map(byName));
+		expect(items[0].json.rows).toEqual(BANK_ROWS.slice(95, 125).map(simplified));
 		expect(items[0].json).toMatchObject({ rowCount: 30, hasMore: true, nextOffset: 125 });
 	});
 
@@ -537,6 +527,6 @@ describe('Report → Get Rows as a tool', () => {
 	it('leaves the node used in a workflow as it was: one item per row, no paging fields', async () => {
 		const { items } = await getRows({ returnAll: false, limit: 2, offset: 5, output: 'raw' });
 
-		expect(items.map((item) => item.json)).toEqual(BANK_ROWS.slice(0, 2).map((row) => Object.fromEntries(BANK_COLUMNS.map((c) => [c.name, row[c.id]]))));
+		expect(items.map((item) => item.json)).toEqual(BANK_ROWS.slice(0, 2).map(byName));
 	});
 });

@@ -7,19 +7,14 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { RecordsReportTrigger } from '../../nodes/RecordsReportTrigger/RecordsReportTrigger.node';
 import { STATE_KEY } from '../../nodes/RecordsReportTrigger/rememberedRows';
-import { runPoll, type RunPollOptions } from '../harness/n8n';
-import { addFaults, clearFaults, control } from '../sandbox/control';
-import { bankTransactionIds, generateBankRows, REPORTS, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { runPoll, type RunPollOptions } from '../../tooling/harness/n8nCoreHarness';
+import { addFaults, clearFaults, control } from '../../tooling/sandbox/control';
+import { bankTransactionIds, generateBankRows, REPORTS, TOKENS } from '../../tooling/sandbox/server';
+import { useSandbox } from './fixture';
 
 jest.setTimeout(120_000);
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, quiet: true });
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const appendBankRows = async (count: number, reportId: string = REPORTS.bankTransactions) =>
 	await control(sandbox, `/reports/${reportId}/rows`, { generate: count });
@@ -54,7 +49,7 @@ async function poll({ parameters = {}, staticData, mode = 'trigger', token = TOK
 	return await runPoll({
 		nodeType: new RecordsReportTrigger(),
 		parameters: { report: byId(REPORTS.bankTransactions), ...parameters },
-		credentials: { baseUrl: sandbox.baseUrl, token, allowHttp: true },
+		credentials: sandbox.credentials(token),
 		staticData,
 		mode,
 		workflowId,
