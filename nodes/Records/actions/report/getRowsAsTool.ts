@@ -5,11 +5,11 @@
  * variant (`@tool`); the node used in a workflow reads and outputs rows as before.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { parseColumnList, type ToolRowOutput, toolRowProjection } from '../../helpers/reportRows';
-import { readReportPages } from '../../transport/report';
-import { choice, columnIndexes, reportIdFromParameter, reportReadSettings, reportShaper, wholeNumber } from './readSettings';
+import { choice, parameterError, wholeNumber } from '../../../shared/parameters/kit';
+import { readReportPages } from '../../../shared/report/paging';
+import { parseColumnList, type ToolRowOutput, toolRowProjection } from '../../../shared/report/rows';
+import { columnIndexes, reportIdFromParameter, reportReadSettings, reportShaper } from '../../../shared/report/settings';
 
 const inTool = { '@tool': [true] };
 
@@ -54,27 +54,32 @@ async function readPage(this: IExecuteFunctions, itemIndex: number): Promise<IDa
 	const node = this.getNode();
 	const reportId = reportIdFromParameter(node, this.getNodeParameter('report', itemIndex), itemIndex);
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll
-		? undefined
-		: wholeNumber(node, this.getNodeParameter('limit', itemIndex, 50), 50, 'Limit', 1, Number.MAX_SAFE_INTEGER, itemIndex);
-	const offset = returnAll
-		? 0
-		: wholeNumber(node, this.getNodeParameter('offset', itemIndex, 0), 0, 'Offset', 0, Number.MAX_SAFE_INTEGER, itemIndex);
-	const output = choice<ToolRowOutput>(
-		node,
-		this.getNodeParameter('output', itemIndex, 'simple'),
-		['simple', 'raw', 'fields'],
-		'simple',
-		'Output',
+	const whole = (name: string, label: string, min: number, fallback: number) =>
+		wholeNumber(node, this.getNodeParameter(name, itemIndex, fallback), {
+			label,
+			min,
+			max: Number.MAX_SAFE_INTEGER,
+			fallback,
+			itemIndex,
+			where: 'in the node',
+		});
+	const limit = returnAll ? undefined : whole('limit', 'Limit', 1, 50);
+	const offset = returnAll ? 0 : whole('offset', 'Offset', 0, 0);
+	const output = choice<ToolRowOutput>(node, this.getNodeParameter('output', itemIndex, 'simple'), {
+		label: 'Output',
+		allowed: ['simple', 'raw', 'fields'],
+		fallback: 'simple',
 		itemIndex,
-	);
+	});
 	const settings = reportReadSettings(node, this.getNodeParameter('options', itemIndex, {}) as IDataObject, itemIndex);
 	const selected = output === 'fields' ? parseColumnList(this.getNodeParameter('outputColumns', itemIndex, '')) : [];
 	if (output === 'fields' && selected.length === 0) {
-		throw new NodeOperationError(node, '"Columns" names no column', {
+		throw parameterError(
+			node,
+			'"Columns" names no column',
 			itemIndex,
-			description: 'List the columns to return, by name or ID, separated by commas, or choose another Output.',
-		});
+			'List the columns to return, by name or ID, separated by commas, or choose another Output.',
+		);
 	}
 
 	const rows: IDataObject[] = [];
