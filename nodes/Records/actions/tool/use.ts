@@ -63,9 +63,15 @@ function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** `"Label"` or Label as a word, as the node's errors name a parameter. */
+/**
+ * How the node's errors name a parameter: `"Label"`, or a label of several words as it stands ("Check
+ * the Record Type ID"). A one-word label unquoted is an ordinary word, e.g. in the service's own
+ * answer (`Report "x" does not exist`), and stays as it is.
+ */
 function labelPattern(label: string): RegExp {
-	return new RegExp(`"${escapeRegExp(label)}"|(?<![\\w"])${escapeRegExp(label)}(?![\\w"])`, 'g');
+	const quoted = `"${escapeRegExp(label)}"`;
+	if (!/\s/.test(label)) return new RegExp(quoted, 'g');
+	return new RegExp(`${quoted}|(?<![\\w"])${escapeRegExp(label)}(?![\\w"])`, 'g');
 }
 
 export interface ToolErrorInput {

@@ -60,9 +60,13 @@ describe('the error text an agent gets', () => {
 				arguments: args,
 			}),
 		).toBe('Argument "records" is not valid JSON: Unexpected end of JSON input. Check the JSON for missing quotes, commas or brackets.');
-		expect(toolErrorText({ message: 'Limit must be a whole number from 1 to 100, not "0"', arguments: args })).toBe(
-			'Argument "limit" must be a whole number from 1 to 100, not "0"',
-		);
+		expect(
+			toolErrorText({
+				message: '"Limit" must be a whole number from 1 to 100 (got 0) [item 0]',
+				description: 'Set "Limit" in the node to a whole number between 1 and 100.',
+				arguments: args,
+			}),
+		).toBe('Argument "limit" must be a whole number from 1 to 100 (got 0). Set argument "limit" in the node to a whole number between 1 and 100.');
 	});
 
 	it('says which record of the list a value error is about, counting from 1', () => {
@@ -89,6 +93,16 @@ describe('the error text an agent gets', () => {
 		).toBe(
 			'The record type "neexistuje" does not exist (404). Check the argument "recordType": it is shown in its settings. The service said: Record type "neexistuje" does not exist',
 		);
+	});
+
+	it("leaves a one-word field name alone where it is an ordinary word, as in the service's answer", () => {
+		expect(
+			toolErrorText({
+				message: 'The report "x" does not exist (404)',
+				description: 'The service said: Report "x" does not exist',
+				arguments: [{ label: 'Report', key: 'report' }],
+			}),
+		).toBe('The report "x" does not exist (404). The service said: Report "x" does not exist');
 	});
 
 	it('adds a description only once and replaces only whole field names', () => {
