@@ -59,6 +59,8 @@ export interface ReadReportOptions {
 	 * 'adaptive' (see PageSizer): start larger, grow, learn the service's cap, fall back on refusal.
 	 */
 	pageSize: PageSizeSetting;
+	/** Index of the first row to read (the first `offset` asked for); default 0. */
+	startOffset?: number;
 	/** Stop after this many rows; undefined reads the whole report. */
 	maxRows?: number;
 	/** Page requests in flight at once; 1 reads strictly one page after another. */
@@ -197,7 +199,9 @@ class ReportRead {
 
 	private readonly discarded: Array<Promise<unknown>> = [];
 
-	private nextOffset = 0;
+	private readonly startOffset: number;
+
+	private nextOffset: number;
 
 	delivered = 0;
 
@@ -230,6 +234,8 @@ class ReportRead {
 		this.concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(options.concurrency ?? 1)));
 		this.maxPages = Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES));
 		this.sizer = new PageSizer(options.pageSize);
+		this.startOffset = Math.max(0, Math.floor(options.startOffset ?? 0));
+		this.nextOffset = this.startOffset;
 	}
 
 	private request(offset: number, limit: number): Promise<TablePage> {
@@ -244,9 +250,10 @@ class ReportRead {
 		const { maxRows } = this.options;
 		const window = this.confirming || this.sizer.learning ? 1 : this.concurrency;
 		while (this.inFlight.length < window && this.requests < this.maxPages) {
-			if (maxRows !== undefined && this.nextOffset >= maxRows) return;
+			const planned = this.nextOffset - this.startOffset;
+			if (maxRows !== undefined && planned >= maxRows) return;
 			const { size } = this.sizer;
-			const limit = maxRows === undefined ? size : Math.min(size, maxRows - this.nextOffset);
+			const limit = maxRows === undefined ? size : Math.min(size, maxRows - planned);
 			this.inFlight.push({ offset: this.nextOffset, limit, result: this.request(this.nextOffset, limit) });
 			this.nextOffset += limit;
 		}
@@ -364,7 +371,7 @@ class ReportRead {
 				}
 				// The pages planned after this one assumed it would be full: start again at the next row.
 				this.discardPlanned();
-				this.nextOffset = this.delivered;
+				this.nextOffset = this.startOffset + this.delivered;
 				// Short: the sizer has lowered the page size to what the service served.
 				if (received < head.limit) this.confirming = true;
 			}
