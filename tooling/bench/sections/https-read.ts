@@ -294,7 +294,7 @@ function renderHttpsRead(data: HttpsReadData): Rendered {
 
 	if (data.n8n) {
 		lines.push(
-			`**Inside n8n ${data.n8n.n8nVersion}** (Node.js ${data.n8n.nodeVersion}, started with \`NODE_EXTRA_CA_CERTS\`, workflows started by a webhook; node execution times from the run data; medians of ${data.n8n.runs} runs).`,
+			`**Inside n8n ${data.n8n.n8nVersion}** (Node.js ${data.n8n.nodeVersion}, started with \`NODE_EXTRA_CA_CERTS\`, workflows started by a webhook; node execution times from the run data; ${data.n8n.runs === 1 ? 'one run each' : `medians of ${data.n8n.runs} runs`}).`,
 			'',
 		);
 		for (const { latencyMs, variants } of data.n8n.latencies) {
