@@ -26,8 +26,13 @@
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ReportColumn, ReportRow } from '../helpers/reportRows';
-import type { RecordsFunctions, RetryPolicy } from './index';
-import { recordsApiRequest, type RecordsConnection, recordsConnection } from './index';
+import {
+	recordsApiRequest,
+	type RecordsConnection,
+	recordsConnection,
+	type RecordsFunctions,
+	type RetryPolicy,
+} from './index';
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const DEFAULT_MAX_PAGES = 10_000;
