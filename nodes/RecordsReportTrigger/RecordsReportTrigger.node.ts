@@ -34,9 +34,12 @@ import {
 	nextRemembered,
 	readRemembered,
 	splitIdentities,
+	storedGeneration,
+	storedIdentities,
 	stateConfig,
 } from './rememberedRows';
 import type { RememberedRows } from './rememberedRows';
+import { checkMemory, claimPoll, recordMemory, releasePoll, triggerKey } from './pollClaims';
 
 /** Rows a manual test run returns at most: enough to map fields, quick to show. */
 const MANUAL_SAMPLE_SIZE = 10;
@@ -87,6 +90,137 @@ function outputItems(
 		return [{ json }];
 	}
 	return rows.map((row) => ({ json: shaper.rowItem(row) }));
+}
+
+/** One poll: reads the report, emits the rows not emitted before and remembers the report's rows. */
+async function pollReport(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const node = this.getNode();
+	const reportId = reportIdFromParameter(node, this.getNodeParameter('report'));
+	const rowIdentity = choice<RowIdentity>(
+		node,
+		this.getNodeParameter('rowIdentity', 'hash'),
+		['hash', 'columns'],
+		'hash',
+		'Row Identity',
+		undefined,
+	);
+	const keyColumns = parseColumnList(
+		rowIdentity === 'columns' ? this.getNodeParameter('keyColumns', '') : '',
+	);
+	const firstRun = choice<FirstRun>(
+		node,
+		this.getNodeParameter('firstRun', 'remember'),
+		['remember', 'emit'],
+		'remember',
+		'On First Run',
+		undefined,
+	);
+	const optionValues = this.getNodeParameter('options', {}) as IDataObject;
+	const settings = reportReadSettings(node, optionValues);
+	const maxRemembered = wholeNumber(
+		node,
+		optionValues.maxRemembered,
+		DEFAULT_MAX_REMEMBERED,
+		'Max Remembered Rows',
+		1,
+		100_000_000,
+		undefined,
+	);
+	const outputMode = choice(node, optionValues.outputMode, ['row', 'all'], 'row', 'Output Items', undefined);
+	const manual = this.getMode() === 'manual';
+	const staticData = this.getWorkflowStaticData('node');
+
+	let shaper: ReportShaper | undefined;
+	let finder: NewRowFinder | undefined;
+	let remembered: RememberedRows | undefined;
+	let config = '';
+	let storedAtStart: string | undefined;
+	const newRows: ReportRow[] = [];
+	// The latest rows of the report, for the sample of a manual run.
+	let lastRows: ReportRow[] = [];
+
+	await readReportPages.call(this, {
+		reportId,
+		pageSize: settings.pageSize,
+		concurrency: settings.concurrency,
+		maxPages: settings.maxPages,
+		timeoutMs: settings.request.timeoutMs,
+		retry: settings.request.retry,
+		onPage: ({ columns, rows }) => {
+			if (finder === undefined) {
+				shaper = reportShaper(node, columns, settings, reportId);
+				if (rowIdentity === 'columns' && keyColumns.length === 0) {
+					throw new NodeOperationError(node, 'Row Identity is "Key Columns", but no Key Columns are given', {
+						description: `Name the columns that identify a row, by name or ID. The report's columns: ${describeColumns(columns) || 'none'}.`,
+					});
+				}
+				const identityColumns =
+					rowIdentity === 'columns'
+						? columnIndexes(node, columns, keyColumns, 'Key Columns', reportId).map(
+								(index) => columns[index].id,
+							)
+						: columns.map((column) => column.id);
+				config = stateConfig(reportId, rowIdentity, identityColumns);
+				storedAtStart = storedIdentities(staticData);
+				remembered = readRemembered(staticData, config);
+				const known = new Set(remembered ? splitIdentities(remembered.identities) : []);
+				finder = new NewRowFinder(identityColumns, rowIdentity === 'columns', known);
+			}
+			for (let i = 0; i < rows.length; i++) {
+				const row = rows[i];
+				if (finder.visit(row)) newRows.push(row);
+			}
+			if (manual) {
+				lastRows = lastRows.concat(rows.slice(-MANUAL_SAMPLE_SIZE)).slice(-MANUAL_SAMPLE_SIZE);
+			}
+		},
+	});
+
+	if (finder === undefined || shaper === undefined) return null;
+	const current = finder.identities;
+	if (current.length > maxRemembered) {
+		throw new NodeOperationError(
+			node,
+			`Report "${reportId}" has ${current.length} rows, more than Max Remembered Rows (${maxRemembered})`,
+			{
+				description: `The trigger must remember every row of the report to emit each only once. Raise Max Remembered Rows to at least ${current.length} in the options (each row takes 12 bytes of the workflow's stored data), or narrow the report, e.g. to recent rows.`,
+			},
+		);
+	}
+	const firstPoll = remembered === undefined;
+
+	if (manual) {
+		// A test run shows what the trigger would emit now, or else the latest rows; it never
+		// changes what is remembered, so activating the workflow afterwards starts afresh.
+		const sample = (!firstPoll && newRows.length > 0 ? newRows : lastRows).slice(-MANUAL_SAMPLE_SIZE);
+		return sample.length > 0 ? [outputItems(sample, shaper, outputMode, reportId, settings.includeColumns)] : null;
+	}
+
+	if (storedIdentities(staticData) !== storedAtStart) {
+		// Only one poll of a trigger runs at a time in a process (pollClaims.ts); should another
+		// writer still have saved rows meanwhile, its newer memory wins and this poll emits nothing:
+		// the next poll reads from what that writer remembered.
+		this.logger.warn(
+			`Records Report Trigger "${node.name}": the remembered rows changed while this poll read report "${reportId}"; it emits nothing and keeps the newer memory. The next poll reads from it.`,
+		);
+		return null;
+	}
+	const previous = remembered ? splitIdentities(remembered.identities) : [];
+	const kept = nextRemembered(previous, current, maxRemembered);
+	const identities = kept.join('');
+	if (remembered === undefined || identities !== remembered.identities) {
+		const state: RememberedRows = {
+			version: STATE_VERSION,
+			config,
+			identities,
+			count: kept.length,
+			generation: storedGeneration(staticData) + 1,
+		};
+		staticData[STATE_KEY] = state as unknown as IDataObject;
+	}
+
+	const emitted = firstPoll && firstRun === 'remember' ? [] : newRows;
+	return emitted.length > 0 ? [outputItems(emitted, shaper, outputMode, reportId, settings.includeColumns)] : null;
 }
 
 export class RecordsReportTrigger implements INodeType {
@@ -177,116 +311,42 @@ export class RecordsReportTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const node = this.getNode();
-		const reportId = reportIdFromParameter(node, this.getNodeParameter('report'));
-		const rowIdentity = choice<RowIdentity>(
-			node,
-			this.getNodeParameter('rowIdentity', 'hash'),
-			['hash', 'columns'],
-			'hash',
-			'Row Identity',
-			undefined,
-		);
-		const keyColumns = parseColumnList(
-			rowIdentity === 'columns' ? this.getNodeParameter('keyColumns', '') : '',
-		);
-		const firstRun = choice<FirstRun>(
-			node,
-			this.getNodeParameter('firstRun', 'remember'),
-			['remember', 'emit'],
-			'remember',
-			'On First Run',
-			undefined,
-		);
-		const optionValues = this.getNodeParameter('options', {}) as IDataObject;
-		const settings = reportReadSettings(node, optionValues);
-		const maxRemembered = wholeNumber(
-			node,
-			optionValues.maxRemembered,
-			DEFAULT_MAX_REMEMBERED,
-			'Max Remembered Rows',
-			1,
-			100_000_000,
-			undefined,
-		);
-		const outputMode = choice(node, optionValues.outputMode, ['row', 'all'], 'row', 'Output Items', undefined);
-		const manual = this.getMode() === 'manual';
-		const staticData = this.getWorkflowStaticData('node');
-
-		let shaper: ReportShaper | undefined;
-		let finder: NewRowFinder | undefined;
-		let remembered: RememberedRows | undefined;
-		let config = '';
-		const newRows: ReportRow[] = [];
-		// The latest rows of the report, for the sample of a manual run.
-		let lastRows: ReportRow[] = [];
-
-		await readReportPages.call(this, {
-			reportId,
-			pageSize: settings.pageSize,
-			concurrency: settings.concurrency,
-			maxPages: settings.maxPages,
-			timeoutMs: settings.request.timeoutMs,
-			retry: settings.request.retry,
-			onPage: ({ columns, rows }) => {
-				if (finder === undefined) {
-					shaper = reportShaper(node, columns, settings, reportId);
-					if (rowIdentity === 'columns' && keyColumns.length === 0) {
-						throw new NodeOperationError(node, 'Row Identity is "Key Columns", but no Key Columns are given', {
-							description: `Name the columns that identify a row, by name or ID. The report's columns: ${describeColumns(columns) || 'none'}.`,
-						});
-					}
-					const identityColumns =
-						rowIdentity === 'columns'
-							? columnIndexes(node, columns, keyColumns, 'Key Columns', reportId).map(
-									(index) => columns[index].id,
-								)
-							: columns.map((column) => column.id);
-					config = stateConfig(reportId, rowIdentity, identityColumns);
-					remembered = readRemembered(staticData, config);
-					const known = new Set(remembered ? splitIdentities(remembered.identities) : []);
-					finder = new NewRowFinder(identityColumns, rowIdentity === 'columns', known);
-				}
-				for (let i = 0; i < rows.length; i++) {
-					const row = rows[i];
-					if (finder.visit(row)) newRows.push(row);
-				}
-				if (manual) {
-					lastRows = lastRows.concat(rows.slice(-MANUAL_SAMPLE_SIZE)).slice(-MANUAL_SAMPLE_SIZE);
-				}
-			},
-		});
-
-		if (finder === undefined || shaper === undefined) return null;
-		const current = finder.identities;
-		if (current.length > maxRemembered) {
-			throw new NodeOperationError(
-				node,
-				`Report "${reportId}" has ${current.length} rows, more than Max Remembered Rows (${maxRemembered})`,
-				{
-					description: `The trigger must remember every row of the report to emit each only once. Raise Max Remembered Rows to at least ${current.length} in the options (each row takes 12 bytes of the workflow's stored data), or narrow the report, e.g. to recent rows.`,
-				},
+		// A manual test run only shows rows and remembers nothing: it may run beside the active poll.
+		if (this.getMode() === 'manual') return await pollReport.call(this);
+		const key = triggerKey(this.getWorkflow().id, this.getNode().id);
+		const claim = claimPoll(key, Date.now());
+		if (!claim.claimed) {
+			const seconds = Math.round((Date.now() - (claim.runningSince ?? Date.now())) / 1000);
+			this.logger.warn(
+				`Records Report Trigger "${this.getNode().name}": poll skipped, the previous poll is still reading the report (for ${seconds} s). Its new rows are emitted by that poll; the next poll reads from what it remembered. If this happens often, choose a longer poll interval.`,
+				{ workflowId: this.getWorkflow().id, nodeId: this.getNode().id },
 			);
+			return null;
 		}
-		const firstPoll = remembered === undefined;
-
-		if (manual) {
-			// A test run shows what the trigger would emit now, or else the latest rows; it never
-			// changes what is remembered, so activating the workflow afterwards starts afresh.
-			const sample = (!firstPoll && newRows.length > 0 ? newRows : lastRows).slice(-MANUAL_SAMPLE_SIZE);
-			return sample.length > 0 ? [outputItems(sample, shaper, outputMode, reportId, settings.includeColumns)] : null;
+		try {
+			const staticData = this.getWorkflowStaticData('node');
+			const startedFrom = storedGeneration(staticData);
+			const memory = checkMemory(key, startedFrom);
+			if (memory === 'stale') {
+				this.logger.warn(
+					`Records Report Trigger "${this.getNode().name}": poll skipped, n8n handed it an older memory than the last poll left (n8n's durable scheduler can start a poll from a copy read before the previous poll was saved). The next poll reads the saved memory.`,
+				);
+				return null;
+			}
+			if (memory === 'unsaved') {
+				this.logger.warn(
+					`Records Report Trigger "${this.getNode().name}": n8n did not save what the last poll remembered (its result was discarded); this poll reads from the saved memory.`,
+				);
+			}
+			const result = await pollReport.call(this);
+			// Only a poll that emits can make a later poll emit twice; n8n does not save what its
+			// activation poll remembered when that poll emits nothing, and no later poll should wait on it.
+			const savedAs = storedGeneration(staticData);
+			if (result !== null && savedAs > startedFrom) recordMemory(key, savedAs);
+			return result;
+		} finally {
+			releasePoll(key);
 		}
-
-		const previous = remembered ? splitIdentities(remembered.identities) : [];
-		const kept = nextRemembered(previous, current, maxRemembered);
-		const identities = kept.join('');
-		if (remembered === undefined || identities !== remembered.identities) {
-			const state: RememberedRows = { version: STATE_VERSION, config, identities, count: kept.length };
-			staticData[STATE_KEY] = state as unknown as IDataObject;
-		}
-
-		const emitted = firstPoll && firstRun === 'remember' ? [] : newRows;
-		return emitted.length > 0 ? [outputItems(emitted, shaper, outputMode, reportId, settings.includeColumns)] : null;
 	}
 
 }

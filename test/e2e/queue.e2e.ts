@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 
-import { N8nInstance, nodeOutput, type ExecutionSummary } from '../../scripts/lib/n8n';
-import { bankTransactionIds, RECORD_TYPES, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
-import { callApi, control, storedFields } from '../sandbox/control';
+import { N8nInstance, nodeOutput, type ExecutionSummary } from '../../tooling/n8n/n8nInstance';
+import { bankTransactionIds, RECORD_TYPES, startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
+import { callApi, control, storedFields } from '../../tooling/sandbox/control';
 import { readSetup, runtimesUnderTest, workflow } from './harness';
 import {
 	createReportsCredential,
@@ -12,6 +12,7 @@ import {
 	requestsPerPoll,
 	waitForReportRequests,
 } from './polling';
+import { slowPollScenario } from './slowPoll';
 
 const { packed } = readSetup();
 
@@ -189,5 +190,10 @@ describe.each(runtimesUnderTest())('queue mode (Redis and one worker) in %s', (_
 			['success', true],
 			['success', true],
 		]);
+	});
+
+	test('polls of a slow report that outlast the poll interval emit every new row exactly once, run by the worker', async () => {
+		const executions = await slowPollScenario(n8n, sandbox);
+		expect(executions.map(ranOnWorker)).toEqual(executions.map(() => true));
 	});
 });

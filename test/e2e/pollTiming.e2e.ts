@@ -1,0 +1,42 @@
+/**
+ * The Records Report Trigger's exactly-once promise under real-world timing, in a real n8n: a bank
+ * report whose poll takes longer than the poll interval (slow pages, 429s with Retry-After, a silent
+ * page-size cap), rows added between polls, and every new row emitted by exactly one execution.
+ * Each n8n setting a bank pull can run on gets its own n8n: n8n's own scheduler (cron per poll time,
+ * which does not wait for a running poll) on 2.x and 1.x, and on 2.x the durable scheduler with
+ * durable poll cursors. Queue mode runs the same scenario in queue.e2e.ts.
+ */
+import { N8nInstance } from '../../tooling/n8n/n8nInstance';
+import { startSandbox, type Sandbox } from '../../tooling/sandbox/server';
+import { readSetup, runtimesUnderTest } from './harness';
+import { DURABLE_POLLING_ENV, slowPollScenario } from './slowPoll';
+
+const { packed } = readSetup();
+
+const settings = runtimesUnderTest().flatMap(([title, runtime]) => {
+	const rows: Array<[string, typeof runtime, Record<string, string>]> = [[`${title}, n8n's cron scheduler`, runtime, {}]];
+	if (runtime.spec.name === 'v2') {
+		rows.push([`${title}, durable scheduler and durable poll cursors`, runtime, DURABLE_POLLING_ENV]);
+	}
+	return rows;
+});
+
+describe.each(settings)('a slow report poll in %s', (_title, runtime, env) => {
+	let sandbox: Sandbox;
+	let n8n: N8nInstance;
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ port: 0, quiet: true, bankRows: 10 });
+		n8n = await N8nInstance.create({ runtime, package: packed, env });
+		await n8n.start();
+	});
+
+	afterAll(async () => {
+		await n8n?.stop();
+		await sandbox?.close();
+	});
+
+	test('polls that outlast the poll interval emit every new row exactly once', async () => {
+		await slowPollScenario(n8n, sandbox);
+	});
+});
