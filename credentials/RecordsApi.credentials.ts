@@ -73,10 +73,11 @@ export class RecordsApi implements ICredentialType {
 		},
 		{
 			// Always in view: n8n shows a failed test as "Couldn't connect with these settings" and puts the
-			// reason behind "More details", and a test declared here cannot pass on the probe's 404.
+			// reason behind "More details", and a test declared here cannot pass on the probe's 404. n8n 1.x
+			// shows its own text for the 404 instead of the rule's message below.
 			// (Shown only when both IDs are empty, it would become a required field in n8n's public API.)
 			displayName:
-				'Without a report ID (or record type ID) below, the connection test can only check that the service accepts the token: n8n then shows "Couldn\'t connect with these settings" even for a valid token, and "More details" says whether the token was accepted. Name a report or record type the token may use for a passing test.',
+				'Without a report ID (or record type ID) below, the connection test can only check that the service accepts the token, and n8n shows even an accepted token as "Couldn\'t connect with these settings". Under "More details", "The token was accepted" (on n8n 1.x: "The resource you are requesting could not be found") means the token works. Name a report or record type the token may use for a passing test.',
 			name: 'connectionTestNotice',
 			type: 'notice',
 			default: '',
