@@ -18,7 +18,7 @@ export class Records implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Records',
 		name: 'records',
-		icon: { light: 'file:records.svg', dark: 'file:records.dark.svg' },
+		icon: { light: 'file:../../icons/records.svg', dark: 'file:../../icons/records.dark.svg' },
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',

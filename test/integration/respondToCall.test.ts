@@ -231,10 +231,10 @@ describe('mistakes: the node fails, and the call gets 500 with what went wrong',
 		expect(outcome.parsed).toEqual({
 			error: {
 				code: 'respond_failed',
-				message: expect.stringMatching(/^The workflow could not answer the call: The Response Body is not valid JSON: /),
+				message: expect.stringMatching(/^The workflow could not answer the call: "Response Body" is not valid JSON: /),
 			},
 		});
-		expect((await finishedRun()).data.resultData.error?.message).toMatch(/^The Response Body is not valid JSON: /);
+		expect((await finishedRun()).data.resultData.error?.message).toMatch(/^"Response Body" is not valid JSON: /);
 	});
 
 	it('under On Error → Continue, a later node can still answer', async () => {
@@ -248,7 +248,10 @@ describe('mistakes: the node fails, and the call gets 500 with what went wrong',
 		expect(storedInvoice()).toMatchObject({ Stav: 'Náhradní odpověď' });
 		expect(outputOf(await finishedRun(), RESPOND_NODE)).toEqual([
 			{
-				json: { error: 'Response Code must be a whole number from 100 to 599, not 99' },
+				json: {
+					error: '"Response Code" must be a whole number from 100 to 599 (got 99)',
+					description: 'Set "Response Code" in the options to a whole number between 100 and 599.',
+				},
 				pairedItem: [{ item: 0 }],
 			},
 		]);
