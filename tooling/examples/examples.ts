@@ -4,6 +4,7 @@ import { join } from 'node:path';
 
 import type { CredentialJson, WorkflowJson } from '../n8n/n8nInstance';
 import { repoRoot } from '../lib/paths';
+import { REPORTS } from '../sandbox/seeds';
 import { OUTSIDE_SYSTEMS } from './stand-ins';
 
 export const examplesDir = join(repoRoot, 'examples');
@@ -41,12 +42,15 @@ export function newMcpToken(): string {
 /** The n8n address the call files of examples/sandbox use: `npm start`'s default. */
 export const EXAMPLE_N8N_URL = 'http://127.0.0.1:5678';
 
-/** The credential the examples use, pointing at a running Records sandbox. */
+/**
+ * The credential the examples use, pointing at a running Records sandbox. It names a report the
+ * sandbox shares for the connection test, so that opening it in the editor shows a passing test.
+ */
 export function exampleCredential(sandboxBaseUrl: string, token: string): CredentialJson {
 	return {
 		...EXAMPLE_CREDENTIAL,
 		type: 'recordsApi',
-		data: { baseUrl: sandboxBaseUrl, token, allowHttp: true },
+		data: { baseUrl: sandboxBaseUrl, token, allowHttp: true, testWith: 'report', testReportId: REPORTS.costs },
 	};
 }
 

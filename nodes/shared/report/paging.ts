@@ -25,10 +25,15 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ReportColumn, ReportRow } from './rows';
-import type { RecordsFunctions, RetryPolicy } from '../transport';
 import { MAX_CONCURRENCY } from '../requestOptions';
-import { recordsApiRequest, type RecordsConnection, recordsConnection } from '../transport';
+import {
+	recordsApiRequest,
+	type RecordsConnection,
+	recordsConnection,
+	type RecordsFunctions,
+	type RetryPolicy,
+} from '../transport';
+import type { ReportColumn, ReportRow } from './rows';
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const DEFAULT_MAX_PAGES = 10_000;

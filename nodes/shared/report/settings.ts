@@ -14,10 +14,8 @@ import {
 	resolveColumns,
 } from './rows';
 import { DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE } from './paging';
-import { MAX_CONCURRENCY } from '../requestOptions';
 import { choice, wholeNumber } from '../parameters/kit';
-import { type RequestSettings } from '../requestOptions';
-import { requestSettings } from '../requestOptions';
+import { MAX_CONCURRENCY, type RequestSettings, requestSettings } from '../requestOptions';
 
 export interface ReportReadSettings {
 	pageSize: number;

@@ -244,7 +244,7 @@ export function prepareRecord(record: unknown, options: ValuePreparationOptions)
 	if (!isPlainRecord(record)) {
 		throw new RecordValueError(
 			`A record must be an object of field names and values, but this one is ${describeType(record)}`,
-			'Give each record as an object, e.g. {"Název": "Úkol 1"}.',
+			'Give each record as an object, e.g. {"Název": "Task 1"}.',
 		);
 	}
 	// Undefined as long as every field so far is sent exactly as given: a record that needs no change
