@@ -743,7 +743,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		}
 		if (route === 'GET /imports') return json(200, state.stats.importLog);
 		if (route === 'GET /faults') {
-			return json(200, state.faults.map(({ rng: _rng, ...rule }) => rule));
+			return json(200, state.faults.map(({ rng: _rng, windows: _windows, ...rule }) => rule));
 		}
 		if (route === 'POST /faults') {
 			const input = await body();
@@ -755,7 +755,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			});
 			const added = parsed.map((rule) => createFaultRuleState(rule, `f${nextFaultId++}`));
 			state.faults.push(...added);
-			return json(200, { faults: added.map(({ rng: _rng, ...rule }) => rule) });
+			return json(200, { faults: added.map(({ rng: _rng, windows: _windows, ...rule }) => rule) });
 		}
 		if (route === 'DELETE /faults') {
 			state.faults = [];
@@ -809,7 +809,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			state.stats.countRequest('unknown', reply.status);
 			return;
 		}
-		const effect = state.faults.length > 0 ? resolveFaults(state.faults, match.target) : undefined;
+		const token = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+		const effect = state.faults.length > 0 ? resolveFaults(state.faults, { ...match.target, token }) : undefined;
 		if (effect) state.stats.countFault(effect.ruleIds.join('+'), faultKinds(effect));
 		let text: string | undefined;
 		let status: number | 'reset';
