@@ -20,7 +20,9 @@ export class Records implements INodeType {
 		name: 'records',
 		icon: { light: 'file:records.svg', dark: 'file:records.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: dates n8n turned into text are sent as dates, and every date-time gets its calendar
+		// day in the workflow's time zone (Import and Invoice alike). 1 keeps its behaviour.
+		version: [1, 1.1],
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Import records into, read reports from, and answer workflow calls of a Records installation',

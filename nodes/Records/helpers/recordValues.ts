@@ -31,6 +31,11 @@ export interface ValuePreparationOptions {
 	dateFields: ReadonlySet<string>;
 	/** Whether ISO 8601 date strings in fields not named as date fields are converted too. */
 	convertIsoDateStrings: boolean;
+	/**
+	 * Whether text in the exact form n8n gives a date it turns into text (see isDateAsN8nText) is
+	 * converted in every field (node version 1.1 on). Version 1 sends it as it is.
+	 */
+	convertN8nDateText: boolean;
 	/** Normalized names of fields whose values are numbers, whatever their type. */
 	numberFields: ReadonlySet<string>;
 	numberFormat: NumberFormat;
@@ -49,6 +54,7 @@ export const DEFAULT_VALUE_PREPARATION: ValuePreparationOptions = {
 	dateFormat: 'd.M.yyyy',
 	dateFields: new Set(),
 	convertIsoDateStrings: false,
+	convertN8nDateText: false,
 	numberFields: new Set(),
 	numberFormat: 'decimalComma',
 	thousandsSeparator: 'none',
@@ -155,6 +161,18 @@ const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_DATE_TIME =
 	/^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
 const LOCAL_DATE = /^(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
+
+/**
+ * A date as n8n writes it when it turns one into text: a Luxon DateTime from an expression
+ * (`{{ $now }}`, `{{ $today }}`) becomes `toISO()`, a Date or DateTime in a Code node's output
+ * becomes its JSON. Both have milliseconds and an offset, which people do not type: text of this
+ * form is a date that was an object a moment before.
+ */
+const N8N_DATE_TEXT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(?:Z|[+-]\d{2}:\d{2})$/;
+
+export function isDateAsN8nText(text: string): boolean {
+	return N8N_DATE_TEXT.test(text);
+}
 
 /** Whether a string is an ISO 8601 date or date-time (the shapes JSON APIs and n8n produce). */
 export function looksLikeIsoDate(text: string): boolean {
@@ -507,6 +525,7 @@ export function prepareValue(
 	}
 
 	if (typeof value === 'string') {
+		if (options.convertN8nDateText && isDateAsN8nText(value)) return formatDateValue(value, options);
 		if (options.convertIsoDateStrings && looksLikeIsoDate(value.trim())) return formatDateValue(value, options);
 		return value;
 	}

@@ -504,6 +504,7 @@ function readSettings(this: IExecuteFunctions): ImportSettings {
 			numberFields,
 			dateFormat: choice(this, options.dateFormat, 'Date Format', DATE_FORMATS, defaults.dateFormat),
 			convertIsoDateStrings: options.convertIsoDateStrings === true,
+			convertN8nDateText: this.getNode().typeVersion >= 1.1,
 			numberFormat: choice(this, options.numberFormat, 'Number Format', NUMBER_FORMATS, defaults.numberFormat),
 			thousandsSeparator: choice(
 				this,
