@@ -105,7 +105,7 @@ const properties: INodeProperties[] = [
 				displayName: 'Response Code',
 				name: 'responseCode',
 				type: 'number',
-				typeOptions: { minValue: 100, maxValue: 599 },
+				typeOptions: { minValue: 200, maxValue: 599 },
 				default: 200,
 				description: 'The HTTP status of the answer',
 			},
@@ -241,17 +241,32 @@ function emittedBy(data: IWorkflowDataProxyData, nodeName: string): IDataObject 
 	}
 }
 
+/**
+ * The status of the answer: 200 to 599. A 1xx is an interim answer that HTTP sends before the real
+ * one; written as the answer, it leaves the caller waiting or failing while the execution succeeds.
+ */
 function responseCode(this: IExecuteFunctions, value: unknown): number {
 	if (value === undefined || value === null || value === '') return 200;
 	const code = Number(value);
-	if (!Number.isInteger(code) || code < 100 || code > 599) {
+	if (!Number.isInteger(code) || code < 200 || code > 599) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`Response Code must be a whole number from 100 to 599, not ${JSON.stringify(value)}`,
-			{ itemIndex: 0 },
+			`Response Code must be a whole number from 200 to 599, not ${shownValue(value)}`,
+			{
+				itemIndex: 0,
+				description:
+					code >= 100 && code < 200
+						? 'Codes from 100 to 199 are interim answers HTTP sends before the real one, so they cannot answer the call. Use e.g. 200, 201, 400 or 500.'
+						: 'Use e.g. 200, 201, 400 or 500.',
+			},
 		);
 	}
 	return code;
+}
+
+/** A value as the user would recognise it in a message (JSON.stringify writes NaN as null). */
+function shownValue(value: unknown): string {
+	return typeof value === 'string' ? JSON.stringify(value) : String(value);
 }
 
 function jsonBody(this: IExecuteFunctions): unknown {
