@@ -810,7 +810,7 @@ function describeFailure(
 			);
 			if (position !== undefined) {
 				itemIndex = itemIndexes[position];
-				description += ` The service points at record ${named.index} of this batch: input item ${itemIndex}${named.field ? `, field "${named.field}"` : ''}. Correct it and run the import again; the service did not import this batch.`;
+				description = `${asSentence(description)} The service points at record ${named.index} of this batch: input item ${itemIndex}${named.field ? `, field "${named.field}"` : ''}. Correct it and run the import again; the service did not import this batch.`;
 			}
 		}
 	}
@@ -1077,4 +1077,10 @@ export async function execute(
 		const json = results.outputs[slot.position] ?? failureOutput(record, results.failedAt[slot.position]);
 		return { json, pairedItem: { item: record.itemIndex } };
 	});
+}
+
+/** Text ending as a sentence, so that the next one does not run into it (service messages often end without a full stop). */
+function asSentence(text: string): string {
+	const trimmed = text.trim();
+	return trimmed === '' || /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
