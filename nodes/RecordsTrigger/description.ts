@@ -9,7 +9,7 @@ export const SERVICE_TIMEOUT_SECONDS = 60;
 
 export const triggerProperties: INodeProperties[] = [
 	{
-		displayName: `Paste the Production URL above into the Records service: as the url of a "call API" action in a workflow process (Basic tab), or as the address in its webhook settings. The service offers no way to set this up from n8n. It waits ${SERVICE_TIMEOUT_SECONDS} seconds for an answer by default (the action's timeout): with "When Last Node Finishes" or "Using a Respond Node", the workflow must answer within that time.`,
+		displayName: `Paste the Production URL above into the Records service: as the url of a "call API" action in a workflow process (Basic tab), or as the address in its webhook settings. The URL accepts POST, GET, PUT, DELETE and HEAD. The service offers no way to set this up from n8n. It waits ${SERVICE_TIMEOUT_SECONDS} seconds for an answer by default (the action's timeout): with "When Last Node Finishes" or "Using a Respond Node", the workflow must answer within that time.`,
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',

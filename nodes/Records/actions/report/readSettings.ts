@@ -98,7 +98,7 @@ export function reportReadSettings(
 			options.conversion,
 			['none', 'auto', 'columns'],
 			'none',
-			'Convert Czech Numbers and Dates',
+			'Convert Czech Formats',
 			itemIndex,
 		),
 		numberColumns: parseColumnList(options.numberColumns),
@@ -152,7 +152,7 @@ export function reportShaper(
 	if (converting && settings.numberColumns.length === 0 && settings.dateColumns.length === 0) {
 		throw new NodeOperationError(
 			node,
-			'"Convert Czech Numbers and Dates" is set to "In Columns I Name", but no Number Columns or Date Columns are given',
+			'"Convert Czech Formats" is set to "In Columns I Name", but no Number Columns or Date Columns are given',
 			{
 				itemIndex,
 				description: `List the columns to convert, by name or ID. The report's columns: ${describeColumns(columns) || 'none'}.`,
