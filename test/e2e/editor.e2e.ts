@@ -188,8 +188,13 @@ describe.each(n8n2)('the package in the editor of %s', (_title, runtime) => {
 			.getByText(text)
 			.first()
 			.evaluate((element) => {
+				// The page's DOM types are not in this project's lib: only what is used here.
+				interface Ancestor {
+					className: unknown;
+					parentElement: Ancestor | null;
+				}
 				const names: string[] = [];
-				for (let node: Element | null = element; node; node = node.parentElement) names.push(String(node.className));
+				for (let node: Ancestor | null = element as unknown as Ancestor; node; node = node.parentElement) names.push(String(node.className));
 				return names.join(' ');
 			});
 		expect(classes).toMatch(/callout/i);
