@@ -8,7 +8,7 @@ import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
 const communityNodes = n8nCommunityNodesPlugin.configs.recommended;
 
 // The published package (nodes, credentials, index, package.json) gets n8n's verification rules;
-// tests, the sandbox, benchmarks and scripts are dev tooling and may use Node's own modules.
+// tests and tooling/ (the sandbox, the n8n harness, benchmarks and scripts) are dev tooling and may use Node's own modules.
 const packageFiles = ['nodes/**/*.ts', 'credentials/**/*.ts', 'index.ts'];
 
 export default tseslint.config(
@@ -19,7 +19,7 @@ export default tseslint.config(
 			'.cache/**',
 			'.e2e/**',
 			'coverage/**',
-			'bench/results/**',
+			'tooling/bench/results/**',
 			'**/*.js',
 			'**/*.mjs',
 		],

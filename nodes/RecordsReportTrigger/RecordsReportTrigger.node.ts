@@ -34,11 +34,12 @@ import {
 	nextRemembered,
 	readRemembered,
 	splitIdentities,
+	storedGeneration,
 	storedIdentities,
 	stateConfig,
 } from './rememberedRows';
 import type { RememberedRows } from './rememberedRows';
-import { claimPoll, releasePoll, triggerKey } from './pollClaims';
+import { checkMemory, claimPoll, recordMemory, releasePoll, triggerKey } from './pollClaims';
 
 /** Rows a manual test run returns at most: enough to map fields, quick to show. */
 const MANUAL_SAMPLE_SIZE = 10;
@@ -208,7 +209,13 @@ async function pollReport(this: IPollFunctions): Promise<INodeExecutionData[][] 
 	const kept = nextRemembered(previous, current, maxRemembered);
 	const identities = kept.join('');
 	if (remembered === undefined || identities !== remembered.identities) {
-		const state: RememberedRows = { version: STATE_VERSION, config, identities, count: kept.length };
+		const state: RememberedRows = {
+			version: STATE_VERSION,
+			config,
+			identities,
+			count: kept.length,
+			generation: storedGeneration(staticData) + 1,
+		};
 		staticData[STATE_KEY] = state as unknown as IDataObject;
 	}
 
@@ -317,7 +324,26 @@ export class RecordsReportTrigger implements INodeType {
 			return null;
 		}
 		try {
-			return await pollReport.call(this);
+			const staticData = this.getWorkflowStaticData('node');
+			const startedFrom = storedGeneration(staticData);
+			const memory = checkMemory(key, startedFrom);
+			if (memory === 'stale') {
+				this.logger.warn(
+					`Records Report Trigger "${this.getNode().name}": poll skipped, n8n handed it an older memory than the last poll left (n8n's durable scheduler can start a poll from a copy read before the previous poll was saved). The next poll reads the saved memory.`,
+				);
+				return null;
+			}
+			if (memory === 'unsaved') {
+				this.logger.warn(
+					`Records Report Trigger "${this.getNode().name}": n8n did not save what the last poll remembered (its result was discarded); this poll reads from the saved memory.`,
+				);
+			}
+			const result = await pollReport.call(this);
+			// Only a poll that emits can make a later poll emit twice; n8n does not save what its
+			// activation poll remembered when that poll emits nothing, and no later poll should wait on it.
+			const savedAs = storedGeneration(staticData);
+			if (result !== null && savedAs > startedFrom) recordMemory(key, savedAs);
+			return result;
 		} finally {
 			releasePoll(key);
 		}

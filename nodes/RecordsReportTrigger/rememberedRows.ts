@@ -25,6 +25,12 @@ export interface RememberedRows {
 	/** Concatenated identities, oldest first. */
 	identities: string;
 	count: number;
+	/**
+	 * How many times the memory was saved (absent in memory saved before it was counted, read as 0):
+	 * tells a poll that starts from an older copy than the last poll of this process left (see
+	 * pollClaims.ts).
+	 */
+	generation?: number;
 }
 
 /** The config string a state belongs to; a state of another config is not used. */
@@ -46,6 +52,12 @@ export function readRemembered(staticData: IDataObject, config: string): Remembe
 		return undefined;
 	}
 	return stored as RememberedRows;
+}
+
+/** The generation of the memory stored now, whatever its config; 0 when none was counted. */
+export function storedGeneration(staticData: IDataObject): number {
+	const stored = staticData[STATE_KEY] as Partial<RememberedRows> | undefined | null;
+	return typeof stored?.generation === 'number' ? stored.generation : 0;
 }
 
 /** The identities stored now, whatever their config: tells whether another poll saved meanwhile. */

@@ -8,9 +8,9 @@
  */
 import { DateTime } from 'luxon';
 
-import { N8nInstance, nodeOutput, type WorkflowJson } from '../../scripts/lib/n8n';
-import { RECORD_TYPES, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
-import { storedFields } from '../sandbox/control';
+import { N8nInstance, nodeOutput, type WorkflowJson } from '../../tooling/n8n/n8nInstance';
+import { RECORD_TYPES, startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
+import { storedFields } from '../../tooling/sandbox/control';
 import { manualTrigger, readSetup, runtimesUnderTest, workflow, type NodeSpec } from './harness';
 
 const { packed } = readSetup();

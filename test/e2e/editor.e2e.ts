@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
-import { defaultOwner, N8nInstance, type WorkflowJson } from '../../scripts/lib/n8n';
-import { waitFor } from '../../scripts/lib/proc';
-import { TOKENS } from '../sandbox/server';
+import { defaultOwner, N8nInstance, type WorkflowJson } from '../../tooling/n8n/n8nInstance';
+import { waitFor } from '../../tooling/lib/proc';
+import { TOKENS } from '../../tooling/sandbox/server';
 import { e2eDir, readSetup, runtimesUnderTest } from './harness';
 
 /**

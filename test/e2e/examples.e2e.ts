@@ -1,8 +1,8 @@
-import { exampleImports, prepareSandboxForExamples, readExamples, readServiceCall } from '../../scripts/lib/examples';
-import { N8nInstance, nodeOutput } from '../../scripts/lib/n8n';
-import { waitFor } from '../../scripts/lib/proc';
-import { REGISTRY_COMPANIES, startStandIns, type StandIns } from '../../scripts/lib/stand-ins';
-import { generateBankRows, REPORTS, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { exampleImports, prepareSandboxForExamples, readExamples, readServiceCall } from '../../tooling/examples/examples';
+import { N8nInstance, nodeOutput } from '../../tooling/n8n/n8nInstance';
+import { waitFor } from '../../tooling/lib/proc';
+import { REGISTRY_COMPANIES, startStandIns, type StandIns } from '../../tooling/examples/stand-ins';
+import { generateBankRows, REPORTS, startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
 import { readSetup, runtimesUnderTest } from './harness';
 
 /**

@@ -1,10 +1,10 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { buildPackage, packPackage } from '../../scripts/lib/package';
-import { cacheDir } from '../../scripts/lib/paths';
-import { formatDuration } from '../../scripts/lib/proc';
-import { ensureRuntime, runtimeSpec } from '../../scripts/lib/runtime';
+import { buildPackage, packPackage } from '../../tooling/n8n/package';
+import { cacheDir } from '../../tooling/lib/paths';
+import { formatDuration } from '../../tooling/lib/proc';
+import { ensureRuntime, runtimeSpec } from '../../tooling/n8n/runtime';
 import { e2eDir, runtimeNamesUnderTest, writeSetup } from './harness';
 
 /**

@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { WorkflowJson } from '../../scripts/lib/n8n';
-import type { PackedPackage } from '../../scripts/lib/package';
-import { cacheDir } from '../../scripts/lib/paths';
-import { installedRuntime, RUNTIMES, runtimeSpec, type Runtime } from '../../scripts/lib/runtime';
+import type { WorkflowJson } from '../../tooling/n8n/n8nInstance';
+import type { PackedPackage } from '../../tooling/n8n/package';
+import { cacheDir } from '../../tooling/lib/paths';
+import { installedRuntime, RUNTIMES, runtimeSpec, type Runtime } from '../../tooling/n8n/runtime';
 
 export const e2eDir = join(cacheDir, 'e2e');
 const setupFile = join(e2eDir, 'setup.json');

@@ -1,8 +1,8 @@
 import { basename } from 'node:path';
 
-import { N8nInstance, nodeOutput } from '../../scripts/lib/n8n';
-import { readPackageJson } from '../../scripts/lib/package';
-import { RECORD_TYPES, REPORTS, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { N8nInstance, nodeOutput } from '../../tooling/n8n/n8nInstance';
+import { readPackageJson } from '../../tooling/n8n/package';
+import { RECORD_TYPES, REPORTS, startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
 import { manualTrigger, readSetup, runtimesUnderTest, workflow } from './harness';
 
 const { packed } = readSetup();

@@ -6,8 +6,8 @@
  * which does not wait for a running poll) on 2.x and 1.x, and on 2.x the durable scheduler with
  * durable poll cursors. Queue mode runs the same scenario in queue.e2e.ts.
  */
-import { N8nInstance } from '../../scripts/lib/n8n';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { N8nInstance } from '../../tooling/n8n/n8nInstance';
+import { startSandbox, type Sandbox } from '../../tooling/sandbox/server';
 import { readSetup, runtimesUnderTest } from './harness';
 import { DURABLE_POLLING_ENV, slowPollScenario } from './slowPoll';
 

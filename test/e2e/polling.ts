@@ -1,6 +1,6 @@
-import type { N8nInstance } from '../../scripts/lib/n8n';
-import { waitFor } from '../../scripts/lib/proc';
-import { TOKENS, type Sandbox } from '../sandbox/server';
+import type { N8nInstance } from '../../tooling/n8n/n8nInstance';
+import { waitFor } from '../../tooling/lib/proc';
+import { TOKENS, type Sandbox } from '../../tooling/sandbox/server';
 
 /**
  * Creates, through n8n's public API, the Records credential a Report Trigger polls `reportId` with;

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 
-import { N8nInstance, nodeOutput, type ExecutionSummary } from '../../scripts/lib/n8n';
-import { bankTransactionIds, RECORD_TYPES, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
-import { callApi, control, storedFields } from '../sandbox/control';
+import { N8nInstance, nodeOutput, type ExecutionSummary } from '../../tooling/n8n/n8nInstance';
+import { bankTransactionIds, RECORD_TYPES, startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
+import { callApi, control, storedFields } from '../../tooling/sandbox/control';
 import { readSetup, runtimesUnderTest, workflow } from './harness';
 import {
 	createReportsCredential,

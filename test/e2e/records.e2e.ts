@@ -3,7 +3,7 @@
  * imported through a Code node's items, and reports read page by page. Every workflow and
  * credential is imported in one CLI call each, since each call boots n8n.
  */
-import { N8nInstance, nodeOutput, type CredentialJson } from '../../scripts/lib/n8n';
+import { N8nInstance, nodeOutput, type CredentialJson } from '../../tooling/n8n/n8nInstance';
 import {
 	BANK_COLUMNS,
 	generateBankRows,
@@ -13,8 +13,8 @@ import {
 	startSandbox,
 	TOKENS,
 	type Sandbox,
-} from '../sandbox/server';
-import { control, storedFields } from '../sandbox/control';
+} from '../../tooling/sandbox/server';
+import { control, storedFields } from '../../tooling/sandbox/control';
 import { startConcurrencyProbe, type ConcurrencyProbe } from './concurrencyProbe';
 import { manualTrigger, readSetup, runtimesUnderTest, workflow, type NodeSpec } from './harness';
 

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
-import { exampleCallerCredential, exampleCredential, readExamples } from '../../scripts/lib/examples';
-import { defaultOwner, N8nInstance } from '../../scripts/lib/n8n';
-import { repoRoot } from '../../scripts/lib/paths';
-import { waitFor } from '../../scripts/lib/proc';
-import { TOKENS } from '../sandbox/server';
+import { exampleCallerCredential, exampleCredential, readExamples } from '../../tooling/examples/examples';
+import { defaultOwner, N8nInstance } from '../../tooling/n8n/n8nInstance';
+import { repoRoot } from '../../tooling/lib/paths';
+import { waitFor } from '../../tooling/lib/proc';
+import { TOKENS } from '../../tooling/sandbox/server';
 import { readSetup, runtimesUnderTest } from './harness';
 
 /**

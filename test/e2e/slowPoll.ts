@@ -1,7 +1,7 @@
-import { nodeOutput, type ExecutionSummary, type N8nInstance } from '../../scripts/lib/n8n';
-import { waitFor } from '../../scripts/lib/proc';
-import { addFaults, control } from '../sandbox/control';
-import { bankTransactionIds, type Sandbox } from '../sandbox/server';
+import { nodeOutput, type ExecutionSummary, type N8nInstance } from '../../tooling/n8n/n8nInstance';
+import { waitFor } from '../../tooling/lib/proc';
+import { addFaults, control } from '../../tooling/sandbox/control';
+import { bankTransactionIds, type Sandbox } from '../../tooling/sandbox/server';
 import { workflow } from './harness';
 import { createReportsCredential, pollEvery15Seconds, reportReadsSince, reportRequests } from './polling';
 

@@ -6,7 +6,7 @@
  * (the "Body Encoding" option, or a content type n8n passes on) leads to success on both releases
  * and both trigger versions. One n8n per release serves every test of this file.
  */
-import { N8nInstance, type WorkflowJson } from '../../scripts/lib/n8n';
+import { N8nInstance, type WorkflowJson } from '../../tooling/n8n/n8nInstance';
 import { readSetup, runtimesUnderTest, workflow } from './harness';
 
 const { packed } = readSetup();

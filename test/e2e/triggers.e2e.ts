@@ -4,9 +4,9 @@
  * report polled on n8n's own schedule, across a restart of n8n on the same database. One n8n per
  * runtime serves every test of this file.
  */
-import { N8nInstance, nodeOutput, type WorkflowJson } from '../../scripts/lib/n8n';
-import { BANK_COLUMNS, bankTransactionIds, generateBankRows, RECORD_TYPES, startSandbox, type Sandbox } from '../sandbox/server';
-import { callApi, control, sendWebhook, storedFields, type ServiceAuth } from '../sandbox/control';
+import { N8nInstance, nodeOutput, type WorkflowJson } from '../../tooling/n8n/n8nInstance';
+import { BANK_COLUMNS, bankTransactionIds, generateBankRows, RECORD_TYPES, startSandbox, type Sandbox } from '../../tooling/sandbox/server';
+import { callApi, control, sendWebhook, storedFields, type ServiceAuth } from '../../tooling/sandbox/control';
 import { readSetup, runtimesUnderTest, workflow } from './harness';
 import {
 	createReportsCredential,

@@ -5,24 +5,15 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { testCredential } from '../harness/n8n';
-import { addFaults } from '../sandbox/control';
-import { RECORD_TYPES, REPORTS, TOKENS, startSandbox, type Sandbox } from '../sandbox/server';
+import { testCredential } from '../../tooling/harness/n8nCoreHarness';
+import { addFaults } from '../../tooling/sandbox/control';
+import { RECORD_TYPES, REPORTS, TOKENS } from '../../tooling/sandbox/server';
+import { useSandbox } from './fixture';
 
 const REFUSED =
 	'The service refused the token (401): it is invalid, expired, or lacks the permission the test uses ("Test With": analysis for a report read, import for an empty import). Create or renew it under Settings → Import → API keys for import.';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, quiet: true, bankRows: 200 });
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
-
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox({ bankRows: 200 });
 
 function allRequests(): number {
 	return Object.values(sandbox.state.stats.requests).reduce((sum, entry) => sum + entry.total, 0);
@@ -31,9 +22,7 @@ function allRequests(): number {
 describe('credential test', () => {
 	it('passes with an analysis token and a report made available through the API', async () => {
 		const result = await testCredential({
-			baseUrl: sandbox.baseUrl,
-			token: TOKENS.analysisAdmin,
-			allowHttp: true,
+			...sandbox.credentials(TOKENS.analysisAdmin),
 			testReportId: REPORTS.costs,
 		});
 		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
@@ -54,9 +43,7 @@ describe('credential test', () => {
 
 	it('without a test report, tells that the token was accepted (the probe report is 404)', async () => {
 		const result = await testCredential({
-			baseUrl: sandbox.baseUrl,
-			token: TOKENS.analysisAdmin,
-			allowHttp: true,
+			...sandbox.credentials(TOKENS.analysisAdmin),
 		});
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/^The token was accepted \(a refused token gets 401\)/);
@@ -68,9 +55,7 @@ describe('credential test', () => {
 
 	it('with a test report that is not made available through the API, tells the token was accepted', async () => {
 		const result = await testCredential({
-			baseUrl: sandbox.baseUrl,
-			token: TOKENS.analysisAdmin,
-			allowHttp: true,
+			...sandbox.credentials(TOKENS.analysisAdmin),
 			testReportId: REPORTS.notShared,
 		});
 		expect(result.status).toBe('Error');
@@ -85,9 +70,7 @@ describe('credential test', () => {
 		['an import-only', TOKENS.import],
 	])('refuses %s token with the 401 message', async (_kind, token) => {
 		const result = await testCredential({
-			baseUrl: sandbox.baseUrl,
-			token,
-			allowHttp: true,
+			...sandbox.credentials(token),
 			testReportId: REPORTS.costs,
 		});
 		expect(result).toEqual({ status: 'Error', message: REFUSED });
@@ -98,9 +81,7 @@ describe('credential test', () => {
 		it('passes with an import token and an existing record type, and changes nothing', async () => {
 			const before = JSON.stringify(sandbox.state.getRecords(RECORD_TYPES.tasks));
 			const result = await testCredential({
-				baseUrl: sandbox.baseUrl,
-				token: TOKENS.import,
-				allowHttp: true,
+				...sandbox.credentials(TOKENS.import),
 				testWith: 'import',
 				testRecordTypeId: RECORD_TYPES.tasks,
 			});
@@ -113,9 +94,7 @@ describe('credential test', () => {
 
 		it('without a record type, tells that the token was accepted (the probe type is 404)', async () => {
 			const result = await testCredential({
-				baseUrl: sandbox.baseUrl,
-				token: TOKENS.import,
-				allowHttp: true,
+				...sandbox.credentials(TOKENS.import),
 				testWith: 'import',
 			});
 			expect(result.status).toBe('Error');
@@ -129,9 +108,7 @@ describe('credential test', () => {
 			['an invalid', 'rk_0000000000000000000000000000000000000000'],
 		])('refuses %s token with the 401 message', async (_kind, token) => {
 			const result = await testCredential({
-				baseUrl: sandbox.baseUrl,
-				token,
-				allowHttp: true,
+				...sandbox.credentials(token),
 				testWith: 'import',
 				testRecordTypeId: RECORD_TYPES.tasks,
 			});

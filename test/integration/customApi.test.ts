@@ -2,19 +2,13 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { Records } from '../../nodes/Records/Records.node';
-import { runNode, type RecordsCredentialData } from '../harness/n8n';
-import { addFaults, control } from '../sandbox/control';
-import { RECORD_TYPES, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { runNode } from '../../tooling/harness/n8nCoreHarness';
+import { addFaults, control } from '../../tooling/sandbox/control';
+import { RECORD_TYPES, TOKENS } from '../../tooling/sandbox/server';
+import { useSandbox } from './fixture';
 
-let sandbox: Sandbox;
-let credentials: RecordsCredentialData;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, quiet: true, bankRows: 10 });
-	credentials = { baseUrl: sandbox.baseUrl, token: TOKENS.full, allowHttp: true };
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox({ bankRows: 10 });
+const credentials = sandbox.credentials(TOKENS.full);
 
 const TASKS = RECORD_TYPES.tasks;
 const recordRequests = () => sandbox.state.stats.requests.records?.total ?? 0;

@@ -5,25 +5,18 @@
 import { getGlobalState, setGlobalState, type IDataObject } from 'n8n-workflow';
 
 import { Records } from '../../nodes/Records/Records.node';
-import { runNode, type RecordsCredentialData } from '../harness/n8n';
-import { control, storedFields } from '../sandbox/control';
-import { startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { runNode, type RecordsCredentialData } from '../../tooling/harness/n8nCoreHarness';
+import { control, storedFields } from '../../tooling/sandbox/control';
+import { TOKENS } from '../../tooling/sandbox/server';
+import { useSandbox } from './fixture';
 
-let sandbox: Sandbox;
-let credentials: RecordsCredentialData;
+const sandbox = useSandbox({ bankRows: 10 });
+const credentials = sandbox.credentials(TOKENS.import);
 const originalTimezone = getGlobalState().defaultTimezone;
 
-beforeAll(async () => {
-	// The workflow timezone, as GENERIC_TIMEZONE sets it for an n8n instance.
-	setGlobalState({ defaultTimezone: 'Europe/Prague' });
-	sandbox = await startSandbox({ port: 0, quiet: true, bankRows: 10 });
-	credentials = { baseUrl: sandbox.baseUrl, token: TOKENS.import, allowHttp: true };
-});
-afterAll(async () => {
-	setGlobalState({ defaultTimezone: originalTimezone });
-	await sandbox.close();
-});
-beforeEach(() => sandbox.reset());
+// The workflow timezone, as GENERIC_TIMEZONE sets it for an n8n instance.
+beforeAll(() => setGlobalState({ defaultTimezone: 'Europe/Prague' }));
+afterAll(() => setGlobalState({ defaultTimezone: originalTimezone }));
 
 const NFD = (text: string) => text.normalize('NFD');
 

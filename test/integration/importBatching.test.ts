@@ -8,20 +8,15 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 
 import { Records } from '../../nodes/Records/Records.node';
-import { runNode, type RecordsCredentialData, type RunNodeResult } from '../harness/n8n';
-import { addFaults, control } from '../sandbox/control';
-import { startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { runNode, type RecordsCredentialData, type RunNodeResult } from '../../tooling/harness/n8nCoreHarness';
+import { addFaults, control } from '../../tooling/sandbox/control';
+import { TOKENS } from '../../tooling/sandbox/server';
+import { useSandbox } from './fixture';
 
-let sandbox: Sandbox;
-let credentials: RecordsCredentialData;
+const sandbox = useSandbox({ bankRows: 10 });
+const credentials = sandbox.credentials(TOKENS.import);
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, quiet: true, bankRows: 10 });
-	credentials = { baseUrl: sandbox.baseUrl, token: TOKENS.import, allowHttp: true };
-});
-afterAll(async () => await sandbox.close());
 beforeEach(async () => {
-	sandbox.reset();
 	// A record type without data of its own, to fail the middle batch of a run by its id.
 	await control(sandbox, '/record-types', { id: 'poznamky', fields: ['Text', 'Autor'] });
 });

@@ -5,18 +5,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { Records } from '../../nodes/Records/Records.node';
-import { runNode, type RecordsCredentialData } from '../harness/n8n';
-import { startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { runNode } from '../../tooling/harness/n8nCoreHarness';
+import { TOKENS } from '../../tooling/sandbox/server';
+import { useSandbox } from './fixture';
 
-let sandbox: Sandbox;
-let credentials: RecordsCredentialData;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, quiet: true, bankRows: 10 });
-	credentials = { baseUrl: sandbox.baseUrl, token: TOKENS.import, allowHttp: true };
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox({ bankRows: 10 });
+const credentials = sandbox.credentials(TOKENS.import);
 
 const NFD = (text: string) => text.normalize('NFD');
 

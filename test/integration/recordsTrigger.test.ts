@@ -1,5 +1,5 @@
 /**
- * The Records Trigger hosted like n8n hosts an active webhook workflow (test/harness/webhook.ts),
+ * The Records Trigger hosted like n8n hosts an active webhook workflow (tooling/harness/webhook.ts),
  * called by the sandbox's real outbound side: workflow "call API" actions and webhooks (spec §4.3,
  * §6), with the answers mapped back into sandbox records.
  */
@@ -11,15 +11,15 @@ import { RecordsTriggerBearerAuthApi } from '../../credentials/RecordsTriggerBea
 import { RecordsTrigger } from '../../nodes/RecordsTrigger/RecordsTrigger.node';
 import {
 	RESPOND_TO_WEBHOOK_STAND_IN,
-	hostWebhooksAgainstSandbox,
 	transformNode,
 	type DownstreamNode,
 	type RespondParameters,
 	type WebhookHost,
 	type WebhookHostOptions,
-} from '../harness/webhook';
-import { callApi, sendWebhook, storedFields } from '../sandbox/control';
-import { RECORD_TYPES } from '../sandbox/server';
+} from '../../tooling/harness/webhook';
+import { callApi, sendWebhook, storedFields } from '../../tooling/sandbox/control';
+import { RECORD_TYPES } from '../../tooling/sandbox/server';
+import { hostWebhooksAgainstSandbox } from './fixture';
 
 const INVOICES = RECORD_TYPES.receivedInvoices;
 const INVOICE_KEY = 'FP-2026-0001';

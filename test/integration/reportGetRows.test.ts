@@ -4,8 +4,8 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { Records } from '../../nodes/Records/Records.node';
-import { runNode, type RecordsCredentialData, type RunNodeOptions } from '../harness/n8n';
-import { addFaults, control } from '../sandbox/control';
+import { runNode, type RunNodeOptions } from '../../tooling/harness/n8nCoreHarness';
+import { addFaults, control } from '../../tooling/sandbox/control';
 import {
 	bankTransactionIds,
 	BANK_COLUMNS,
@@ -13,27 +13,16 @@ import {
 	generateBankRows,
 	generateCostRows,
 	REPORTS,
-	startSandbox,
 	TOKENS,
 	USERS,
-	type Sandbox,
-} from '../sandbox/server';
+} from '../../tooling/sandbox/server';
+import { useSandbox } from './fixture';
 
 jest.setTimeout(120_000);
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, quiet: true });
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox({ token: TOKENS.analysisAdmin });
 
 const BANK_ROWS = generateBankRows(10_000);
-
-function credentials(token: string = TOKENS.analysisAdmin): RecordsCredentialData {
-	return { baseUrl: sandbox.baseUrl, token, allowHttp: true };
-}
 
 const addFault = async (rule: IDataObject) => await addFaults(sandbox, { route: 'report', ...rule });
 
@@ -49,7 +38,7 @@ function getRows(parameters: IDataObject, extra: Partial<RunNodeOptions> = {}) {
 			returnAll: true,
 			...parameters,
 		},
-		credentials: credentials(),
+		credentials: sandbox.credentials(),
 		...extra,
 	});
 }
@@ -317,7 +306,7 @@ describe('Report → Get Rows: which report', () => {
 	});
 
 	it("returns only the rows the token's user may see", async () => {
-		const { items, error } = await getRows({ options: { concurrency: 4 } }, { credentials: credentials(TOKENS.analysisLimited) });
+		const { items, error } = await getRows({ options: { concurrency: 4 } }, { credentials: sandbox.credentials(TOKENS.analysisLimited) });
 
 		expect(error).toBeUndefined();
 		const visible = BANK_ROWS.filter((row) => row.c8 === 'CZ-PROVOZ');
@@ -415,7 +404,7 @@ describe('Report → Get Rows: failures while paging', () => {
 
 describe('Report → Get Rows: refused and unknown reports', () => {
 	it.each([TOKENS.expired, TOKENS.import, TOKENS.noPermission])('a token the service refuses: 401, token never shown', async (token) => {
-		const { items, error } = await getRows({}, { credentials: credentials(token) });
+		const { items, error } = await getRows({}, { credentials: sandbox.credentials(token) });
 
 		expect(items).toEqual([]);
 		expect(error?.message).toBe('The service refused the API token (401)');

@@ -7,19 +7,14 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { RecordsReportTrigger } from '../../nodes/RecordsReportTrigger/RecordsReportTrigger.node';
 import { STATE_KEY } from '../../nodes/RecordsReportTrigger/rememberedRows';
-import { runPoll, type RunPollOptions } from '../harness/n8n';
-import { addFaults, clearFaults, control } from '../sandbox/control';
-import { bankTransactionIds, generateBankRows, REPORTS, startSandbox, TOKENS, type Sandbox } from '../sandbox/server';
+import { runPoll, type RunPollOptions } from '../../tooling/harness/n8nCoreHarness';
+import { addFaults, clearFaults, control } from '../../tooling/sandbox/control';
+import { bankTransactionIds, generateBankRows, REPORTS, TOKENS } from '../../tooling/sandbox/server';
+import { useSandbox } from './fixture';
 
 jest.setTimeout(120_000);
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, quiet: true });
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const appendBankRows = async (count: number, reportId: string = REPORTS.bankTransactions) =>
 	await control(sandbox, `/reports/${reportId}/rows`, { generate: count });
@@ -46,16 +41,18 @@ interface PollSetup {
 	staticData?: IDataObject;
 	mode?: RunPollOptions['mode'];
 	token?: string;
+	workflowId?: string;
 }
 
 /** One poll by a fresh node instance, with the static data of the previous poll. */
-async function poll({ parameters = {}, staticData, mode = 'trigger', token = TOKENS.analysisAdmin }: PollSetup = {}) {
+async function poll({ parameters = {}, staticData, mode = 'trigger', token = TOKENS.analysisAdmin, workflowId }: PollSetup = {}) {
 	return await runPoll({
 		nodeType: new RecordsReportTrigger(),
 		parameters: { report: byId(REPORTS.bankTransactions), ...parameters },
-		credentials: { baseUrl: sandbox.baseUrl, token, allowHttp: true },
+		credentials: sandbox.credentials(token),
 		staticData,
 		mode,
+		workflowId,
 	});
 }
 
@@ -312,8 +309,10 @@ describe('Records Report Trigger: output and errors', () => {
 
 describe('Records Report Trigger: overlapping polls', () => {
 	const FEED = 'overlap-feed';
+	// Polls of one trigger in one n8n: the same workflow, and each test a workflow of its own.
+	let workflowId = '';
 	const feedPoll = (staticData?: IDataObject, mode: PollSetup['mode'] = 'trigger') =>
-		poll({ parameters: { report: byId(FEED), rowIdentity: 'columns', keyColumns: 'ID transakce' }, staticData, mode });
+		poll({ parameters: { report: byId(FEED), rowIdentity: 'columns', keyColumns: 'ID transakce' }, staticData, mode, workflowId });
 	/** Starts a poll and resolves once the sandbox has answered nothing yet but received its first read. */
 	const startedPoll = async (staticData: IDataObject) => {
 		const before = reportRequests();
@@ -323,6 +322,7 @@ describe('Records Report Trigger: overlapping polls', () => {
 	};
 
 	beforeEach(async () => {
+		workflowId = `overlap-${expect.getState().currentTestName}`;
 		await control(sandbox, '/reports', { id: FEED, generate: 'bank', rows: 120 });
 	});
 
@@ -359,5 +359,41 @@ describe('Records Report Trigger: overlapping polls', () => {
 		const manual = await feedPoll(first.staticData, 'manual');
 		expect(ids(manual.items)).toEqual(bankTransactionIds(121, 1));
 		expect(ids((await running).items)).toEqual(bankTransactionIds(121, 1));
+	});
+});
+
+describe('Records Report Trigger: a poll handed older memory than the last poll saved', () => {
+	const FEED = 'generation-feed';
+	const feedPoll = (staticData: IDataObject | undefined, workflowId: string) =>
+		poll({ parameters: { report: byId(FEED), rowIdentity: 'columns', keyColumns: 'ID transakce' }, staticData, workflowId });
+
+	beforeEach(async () => {
+		await control(sandbox, '/reports', { id: FEED, generate: 'bank', rows: 120 });
+	});
+
+	it('emits nothing once (n8n dispatched it with a copy read before the last save), then trusts the saved memory', async () => {
+		const workflowId = 'generation-stale';
+		const first = await feedPoll(undefined, workflowId);
+		await appendBankRows(3, FEED);
+		const emitting = await feedPoll(first.staticData, workflowId);
+		expect(ids(emitting.items)).toEqual(bankTransactionIds(121, 3));
+
+		// A copy of the memory from before that poll saved: its rows were emitted already.
+		const stale = await feedPoll(first.staticData, workflowId);
+		expect(stale.items).toBeNull();
+		expect(stale.staticData).toEqual(first.staticData);
+		// From the saved memory, nothing new.
+		expect((await feedPoll(emitting.staticData, workflowId)).items).toBeNull();
+	});
+
+	it('reads from the saved memory when the later one was never saved (n8n discarded that poll)', async () => {
+		const workflowId = 'generation-discarded';
+		const first = await feedPoll(undefined, workflowId);
+		await appendBankRows(2, FEED);
+		// This poll's result and memory are discarded, as n8n does with an abandoned poll.
+		expect(ids((await feedPoll(first.staticData, workflowId)).items)).toEqual(bankTransactionIds(121, 2));
+
+		expect((await feedPoll(first.staticData, workflowId)).items).toBeNull();
+		expect(ids((await feedPoll(first.staticData, workflowId)).items)).toEqual(bankTransactionIds(121, 2));
 	});
 });

@@ -1,21 +1,21 @@
 /**
  * Records → Workflow Call → Respond to Call answering the sandbox's real outbound "call API" calls
  * (spec §4.3) for a Records Trigger set to "Using a Respond Node", hosted as n8n hosts an active
- * webhook workflow (test/harness/webhook.ts); the answers are mapped back into sandbox records.
+ * webhook workflow (tooling/harness/webhook.ts); the answers are mapped back into sandbox records.
  */
 import type { IDataObject, INodeExecutionData, INodeParameters, IRun } from 'n8n-workflow';
 
 import { Records } from '../../nodes/Records/Records.node';
 import { RecordsTrigger } from '../../nodes/RecordsTrigger/RecordsTrigger.node';
-import { runNode } from '../harness/n8n';
+import { runNode } from '../../tooling/harness/n8nCoreHarness';
 import {
-	hostWebhooksAgainstSandbox,
 	transformNode,
 	type DownstreamNode,
 	type WebhookHostOptions,
-} from '../harness/webhook';
-import { callApi, storedFields } from '../sandbox/control';
-import { RECORD_TYPES } from '../sandbox/server';
+} from '../../tooling/harness/webhook';
+import { callApi, storedFields } from '../../tooling/sandbox/control';
+import { RECORD_TYPES } from '../../tooling/sandbox/server';
+import { hostWebhooksAgainstSandbox } from './fixture';
 
 const INVOICES = RECORD_TYPES.receivedInvoices;
 const INVOICE_KEY = 'FP-2026-0001';

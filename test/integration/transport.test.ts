@@ -21,9 +21,10 @@ import {
 	type RequestPurpose,
 	type RetryPolicy,
 } from '../../nodes/Records/transport';
-import { runNode, type RecordsCredentialData, type RunNodeResult } from '../harness/n8n';
-import { addFaults as addSandboxFaults } from '../sandbox/control';
-import { RECORD_TYPES, REPORTS, TOKENS, startSandbox, type Sandbox } from '../sandbox/server';
+import { runNode, type RecordsCredentialData, type RunNodeResult } from '../../tooling/harness/n8nCoreHarness';
+import { addFaults as addSandboxFaults } from '../../tooling/sandbox/control';
+import { RECORD_TYPES, REPORTS, TOKENS } from '../../tooling/sandbox/server';
+import { useSandbox } from './fixture';
 
 const transportProbe: INodeType = {
 	description: {
@@ -87,21 +88,7 @@ const TASKS = [
 	{ Název: 'Uzavřít pokladnu', Zadal: 'Administrátor', Zpracovatel: 'Jana Nováková' },
 ];
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, quiet: true, bankRows: 200 });
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
-
-beforeEach(() => sandbox.reset());
-
-function credentials(token: string): RecordsCredentialData {
-	return { baseUrl: sandbox.baseUrl, token, allowHttp: true };
-}
+const sandbox = useSandbox({ bankRows: 200 });
 
 const addFaults = (...rules: IDataObject[]) => addSandboxFaults(sandbox, ...rules);
 
@@ -138,7 +125,7 @@ async function send(request: ProbeRequest): Promise<RunNodeResult> {
 			timeoutMs: request.timeoutMs ?? 0,
 			retry: JSON.stringify({ ...FAST_RETRIES, ...request.retry }),
 		},
-		credentials: request.credentials ?? credentials(request.token ?? TOKENS.full),
+		credentials: request.credentials ?? sandbox.credentials(request.token ?? TOKENS.full),
 	});
 }
 
@@ -252,7 +239,7 @@ describe('requests', () => {
 	it('accepts a base URL with trailing slashes', async () => {
 		const output = succeeded(
 			await getReport(REPORTS.costs, {
-				credentials: { ...credentials(TOKENS.full), baseUrl: `${sandbox.baseUrl}//` },
+				credentials: { ...sandbox.credentials(TOKENS.full), baseUrl: `${sandbox.baseUrl}//` },
 			}),
 		);
 		expect(output.statusCode).toBe(200);

@@ -6,21 +6,10 @@ import {
 	RECORD_TYPES,
 	REPORTS,
 	TOKENS,
-	startSandbox,
-	type Sandbox,
-} from './server';
+} from '../../tooling/sandbox/server';
+import { useSandbox } from '../integration/fixture';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, quiet: true });
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
-
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const get = async (path: string, token?: string): Promise<ClientResponse> =>
 	ok(await request(sandbox.baseUrl, 'GET', path, { token }));

@@ -1,18 +1,9 @@
 import * as http from 'node:http';
 import { ok, request, type ClientFailure, type ClientResponse } from './http-client';
-import { RECORD_TYPES, REPORTS, TOKENS, startSandbox, type Sandbox } from './server';
+import { RECORD_TYPES, REPORTS, TOKENS } from '../../tooling/sandbox/server';
+import { useSandbox } from '../integration/fixture';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, quiet: true });
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
-
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const control = async (method: string, path: string, body?: unknown): Promise<ClientResponse> =>
 	ok(await request(sandbox.baseUrl, method, `/__sandbox${path}`, { body }));

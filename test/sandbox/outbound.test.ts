@@ -1,8 +1,9 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ok, request, type ClientResponse } from './http-client';
-import { DEFAULT_WEBHOOK_PAYLOAD, RECORD_TYPES, startSandbox, type Sandbox } from './server';
-import { parseXml, toXml } from './xml';
+import { DEFAULT_WEBHOOK_PAYLOAD, RECORD_TYPES } from '../../tooling/sandbox/server';
+import { useSandbox } from '../integration/fixture';
+import { parseXml, toXml } from '../../tooling/sandbox/xml';
 
 /** A tiny receiver standing in for the called system: records each request, answers as told. */
 interface Received {
@@ -19,14 +20,13 @@ interface Answer {
 	delayMs?: number;
 }
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let receiver: http.Server;
 let receiverUrl: string;
 let received: Received[] = [];
 let answer: Answer = {};
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, quiet: true });
 	receiver = http.createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -48,11 +48,9 @@ beforeAll(async () => {
 afterAll(async () => {
 	receiver.closeAllConnections();
 	await new Promise<void>((resolve) => receiver.close(() => resolve()));
-	await sandbox.close();
 });
 
 beforeEach(() => {
-	sandbox.reset();
 	received = [];
 	answer = {};
 });

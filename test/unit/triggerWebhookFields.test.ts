@@ -2,7 +2,7 @@ import type { INode, IWebhookDescription } from 'n8n-workflow';
 import { resolveWebhookDescriptionField, webhookDescriptionIsNativelyResolvable, Workflow } from 'n8n-workflow';
 
 import { RecordsTrigger } from '../../nodes/RecordsTrigger/RecordsTrigger.node';
-import { nodeTypesFor } from '../harness/n8n';
+import { nodeTypesFor } from '../../tooling/harness/n8nCoreHarness';
 
 const trigger = new RecordsTrigger();
 const webhook = trigger.description.webhooks?.[0] as IWebhookDescription;

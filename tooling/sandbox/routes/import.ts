@@ -1,0 +1,88 @@
+import type * as http from 'node:http';
+
+import { authenticate, recordType, type SandboxContext } from '../context';
+import { decodeSegment, HttpError, isObject, json, methodNotAllowed, parseJsonBody, requireJsonContentType, type Reply } from '../http';
+import { identityOf, validateFields } from '../recordFields';
+import type { SandboxState } from '../state';
+import type { ApiRequest, RouteMatch } from './api';
+
+/** §4.1 `POST /api/3p/import/{recordTypeId}`: create or edit records by key. */
+
+export interface ImportOutcome {
+	reply: Reply;
+	records: number;
+	keys: string[];
+	processed: boolean;
+}
+
+export function importRoute(ctx: SandboxContext, { req, method, parts }: ApiRequest): RouteMatch | undefined {
+	if (!(parts[0] === 'api' && parts[1] === '3p' && parts[2] === 'import' && parts.length === 4)) return undefined;
+	const recordTypeId = decodeSegment(parts[3]);
+	return {
+		route: 'import',
+		target: { route: 'import', method, recordTypeId },
+		needsBody: true,
+		handle: (body, context) => {
+			if (method !== 'POST') throw methodNotAllowed('POST');
+			context.importOutcome = importRecords(ctx.state, req, recordTypeId, body);
+			return context.importOutcome.reply;
+		},
+	};
+}
+
+function importRecords(state: SandboxState, req: http.IncomingMessage, recordTypeId: string, text: string): ImportOutcome {
+	authenticate(state, req, 'import');
+	const type = recordType(state, recordTypeId);
+	requireJsonContentType(req);
+	const body = parseJsonBody(text, 'Import');
+	if (!isObject(body)) throw new HttpError(400, 'invalid_body', 'The body must be a JSON object {"data": [records]}');
+	if (!('data' in body)) throw new HttpError(400, 'missing_data', 'The body has no "data" property; send {"data": [records]}');
+	const data = body.data;
+	if (!Array.isArray(data)) {
+		throw new HttpError(400, 'invalid_data', `"data" must be an array of record objects (got ${data === null ? 'null' : typeof data})`);
+	}
+	const records = data.map((item, index) => validateFields(type, item, index));
+	const now = new Date().toISOString();
+	const results: Array<{ index: number; status: 'created' | 'edited'; id: string }> = [];
+	const keys: string[] = [];
+	let created = 0;
+	let edited = 0;
+	records.forEach((fields, index) => {
+		const key = type.keyOf(fields);
+		keys.push(key ?? JSON.stringify(fields));
+		const existing = key === undefined ? undefined : type.findByKey(key);
+		if (existing) {
+			type.update(existing, fields, now);
+			type.edited++;
+			edited++;
+			results.push({ index, status: 'edited', id: existing.id });
+		} else {
+			const record = type.create(fields, now);
+			type.created++;
+			created++;
+			results.push({ index, status: 'created', id: record.id });
+		}
+	});
+	state.stats.markStored(recordTypeId, keys);
+	return {
+		reply: json(200, { status: 'ok', created, edited, results }),
+		records: records.length,
+		keys,
+		processed: true,
+	};
+}
+
+/** Best effort count of the records in a body that was not processed, for the import log. */
+export function describeUnprocessedImport(state: SandboxState, recordTypeId: string, text: string | undefined): { records: number; keys: string[] } {
+	if (text === undefined) return { records: 0, keys: [] };
+	try {
+		const body = JSON.parse(text) as unknown;
+		if (isObject(body) && Array.isArray(body.data)) {
+			const type = state.recordTypes.get(recordTypeId);
+			return { records: body.data.length, keys: body.data.map((item: unknown) => identityOf(type, item)) };
+		}
+	} catch {
+		// An unreadable body simply has no records to log.
+	}
+	return { records: 0, keys: [] };
+}

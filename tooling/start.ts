@@ -1,0 +1,153 @@
+/**
+ * `npm start`: the package running inside a real n8n, next to the Records sandbox, ready to click.
+ *
+ * Builds and packs the package, installs the pinned n8n and its Node.js into .cache (first time
+ * only), installs the package through n8n's community-package folder, starts the sandbox (set up
+ * for the examples), the local stand-ins for the systems the examples talk to, and n8n; creates
+ * the owner account, the examples' credentials and the workflows of examples/, and activates them.
+ * Ctrl-C stops everything. The n8n data lives in .cache/demo and survives restarts (--reset wipes it).
+ *
+ *   npm start -- [--port 5678] [--sandbox-port 4010] [--stand-ins-port 4011] [--reset]
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { RECORD_TYPES, REPORTS, startSandbox, TOKENS } from './sandbox/server';
+import { EXAMPLE_CALLER_CREDENTIAL, EXAMPLE_CREDENTIAL, EXAMPLE_N8N_URL, exampleImports, prepareSandboxForExamples } from './examples/examples';
+import { defaultOwner, N8nInstance } from './n8n/n8nInstance';
+import { buildPackage, packPackage } from './n8n/package';
+import { cacheDir } from './lib/paths';
+import { formatDuration, isPortOpen, tailOfFile, waitFor } from './lib/proc';
+import { ensureRuntime, RUNTIMES } from './n8n/runtime';
+import { startStandIns } from './examples/stand-ins';
+
+const demoDir = join(cacheDir, 'demo');
+
+const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
+
+function parseOptions() {
+	const { values } = parseArgs({
+		options: {
+			port: { type: 'string', default: '5678' },
+			'sandbox-port': { type: 'string', default: '4010' },
+			'stand-ins-port': { type: 'string', default: '4011' },
+			reset: { type: 'boolean', default: false },
+		},
+	});
+	const port = Number(values.port);
+	const sandboxPort = Number(values['sandbox-port']);
+	const standInsPort = Number(values['stand-ins-port']);
+	for (const [name, value] of [['--port', port], ['--sandbox-port', sandboxPort], ['--stand-ins-port', standInsPort]] as const) {
+		if (!Number.isInteger(value) || value < 1 || value > 65535) throw new Error(`${name} must be a port number (1-65535).`);
+	}
+	return { port, sandboxPort, standInsPort, reset: values.reset };
+}
+
+async function ensurePortFree(port: number, what: string, option: string): Promise<void> {
+	if (await isPortOpen(port)) {
+		throw new Error(`Port ${port} for ${what} is already in use (another \`npm start\`?). Stop that process or pick another port with ${option}.`);
+	}
+}
+
+/** Cleanups run in reverse order on Ctrl-C; processes still running after them are killed on exit. */
+const stopOnSignal: Array<() => Promise<void>> = [];
+let stopping = false;
+
+async function stopAll(code: number): Promise<never> {
+	if (!stopping) {
+		stopping = true;
+		say('stopping…');
+		for (const stop of stopOnSignal.reverse()) await stop().catch(() => undefined);
+	}
+	process.exit(code);
+}
+
+async function main(): Promise<void> {
+	process.on('SIGINT', () => void stopAll(0));
+	process.on('SIGTERM', () => void stopAll(0));
+	const started = Date.now();
+	const options = parseOptions();
+	if (options.reset) rmSync(demoDir, { recursive: true, force: true });
+	mkdirSync(demoDir, { recursive: true });
+	await ensurePortFree(options.port, 'n8n', '--port');
+	await ensurePortFree(options.sandboxPort, 'the Records sandbox', '--sandbox-port');
+	await ensurePortFree(options.standInsPort, 'the stand-ins of the examples', '--stand-ins-port');
+
+	say('building the package');
+	await buildPackage();
+	const packed = await packPackage(join(cacheDir, 'package'));
+	say(`packed ${packed.name}@${packed.version} (${packed.files.length} files)`);
+
+	const runtime = await ensureRuntime(RUNTIMES.v2, (line) => say(line));
+	const n8n = await N8nInstance.create({
+		runtime,
+		userFolder: join(demoDir, 'n8n'),
+		package: packed,
+		port: options.port,
+		env: { N8N_HOST: 'localhost', N8N_WEBHOOK_URL: `http://localhost:${options.port}/` },
+	});
+
+	const sandbox = await startSandbox({ port: options.sandboxPort, host: '127.0.0.1', quiet: true });
+	stopOnSignal.push(() => sandbox.close());
+	say(`Records sandbox on ${sandbox.baseUrl}`);
+	await prepareSandboxForExamples(sandbox.baseUrl, TOKENS.import);
+	const standIns = await startStandIns({ port: options.standInsPort });
+	stopOnSignal.push(() => standIns.close());
+
+	const { credentials, workflows: examples } = exampleImports(sandbox.baseUrl, TOKENS.full, standIns.baseUrl);
+	// Importing boots n8n's CLI twice (several seconds): only when the credentials or examples changed.
+	const fingerprint = createHash('sha256').update(JSON.stringify({ credentials, examples })).digest('hex');
+	const fingerprintFile = join(demoDir, 'imported.sha256');
+	if (!existsSync(fingerprintFile) || readFileSync(fingerprintFile, 'utf8') !== fingerprint) {
+		say(`importing the credentials "${EXAMPLE_CREDENTIAL.name}", "${EXAMPLE_CALLER_CREDENTIAL.name}" and ${examples.length} example workflow(s)`);
+		await n8n.importCredentials(credentials);
+		await n8n.importWorkflows(examples);
+		writeFileSync(fingerprintFile, fingerprint);
+	}
+
+	say(`starting n8n ${runtime.spec.n8nVersion} on Node.js ${runtime.spec.node === 'system' ? process.versions.node : runtime.spec.node.version}`);
+	stopOnSignal.push(() => n8n.stop());
+	await n8n.start();
+	const owner = await n8n.setupOwner(defaultOwner);
+	for (const example of examples) {
+		await n8n.api('POST', `/workflows/${example.id}/activate`).catch((error: unknown) => {
+			say(`could not activate the example "${example.name}": ${error instanceof Error ? error.message : String(error)}`);
+		});
+	}
+
+	const url = `http://localhost:${options.port}`;
+	say(`ready in ${formatDuration(Date.now() - started)}`);
+	process.stdout.write(
+		[
+			'',
+			`  n8n:              ${url}`,
+			`  sign in as:       ${owner.email} / ${owner.password}`,
+			`  credentials:      "${EXAMPLE_CREDENTIAL.name}" (Records API, pointing at the sandbox), "${EXAMPLE_CALLER_CREDENTIAL.name}" (the service's calls)`,
+			`  Records sandbox:  ${sandbox.baseUrl}  (record types ${Object.values(RECORD_TYPES).join(', ')} and the examples'; reports ${Object.values(REPORTS).join(', ')})`,
+			`  examples:         ${examples.length} workflows, active; how to try each: examples/README.md`,
+			`  stand-ins:        ${standIns.baseUrl}  (what the examples sent: ${standIns.baseUrl}/__received)`,
+			...(new URL(EXAMPLE_N8N_URL).port === String(options.port)
+				? []
+				: [`  note:             the call files in examples/sandbox call ${EXAMPLE_N8N_URL}; change their url to ${url}`]),
+			`  logs:             ${n8n.serverLog}`,
+			'',
+			'  Press Ctrl-C to stop.',
+			'',
+		].join('\n'),
+	);
+
+	// An n8n that dies on its own takes the demo down with it, showing why.
+	await waitFor('n8n to exit', () => (n8n.isServerRunning() ? undefined : true), {
+		timeoutMs: Number.MAX_SAFE_INTEGER,
+		intervalMs: 1000,
+	});
+	process.stderr.write(`[start] n8n stopped unexpectedly:\n${tailOfFile(n8n.serverLog, 30)}\n`);
+	await stopAll(1);
+}
+
+main().catch((error: unknown) => {
+	process.stderr.write(`[start] ${error instanceof Error ? error.message : String(error)}\n`);
+	process.exit(1);
+});
