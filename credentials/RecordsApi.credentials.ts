@@ -26,7 +26,7 @@ export class RecordsApi implements ICredentialType {
 
 	displayName = 'Records API';
 
-	icon = { light: 'file:records.svg', dark: 'file:records.dark.svg' } as const;
+	icon = { light: 'file:../icons/records.svg', dark: 'file:../icons/records.dark.svg' } as const;
 
 	documentationUrl = 'https://github.com/n8n-nodes-records/n8n-nodes-records#credentials';
 

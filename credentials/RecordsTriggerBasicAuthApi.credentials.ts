@@ -9,7 +9,7 @@ export class RecordsTriggerBasicAuthApi implements ICredentialType {
 
 	displayName = 'Records Trigger Basic Auth API';
 
-	icon = { light: 'file:records.svg', dark: 'file:records.dark.svg' } as const;
+	icon = { light: 'file:../icons/records.svg', dark: 'file:../icons/records.dark.svg' } as const;
 
 	documentationUrl = 'https://github.com/n8n-nodes-records/n8n-nodes-records#records-trigger-credentials';
 

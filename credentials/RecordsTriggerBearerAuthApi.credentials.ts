@@ -10,7 +10,7 @@ export class RecordsTriggerBearerAuthApi implements ICredentialType {
 
 	displayName = 'Records Trigger Bearer Token API';
 
-	icon = { light: 'file:records.svg', dark: 'file:records.dark.svg' } as const;
+	icon = { light: 'file:../icons/records.svg', dark: 'file:../icons/records.dark.svg' } as const;
 
 	documentationUrl = 'https://github.com/n8n-nodes-records/n8n-nodes-records#records-trigger-credentials';
 

@@ -28,7 +28,7 @@ export class Records implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Records',
 		name: 'records',
-		icon: { light: 'file:records.svg', dark: 'file:records.dark.svg' },
+		icon: { light: 'file:../../icons/records.svg', dark: 'file:../../icons/records.dark.svg' },
 		group: ['transform'],
 		// 1.1: dates n8n turned into text are sent as dates, and every date-time gets its calendar
 		// day in the workflow's time zone (Import and Invoice alike). 1 keeps its behaviour.

@@ -11,8 +11,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ReportRow } from '../Records/helpers/reportRows';
-import { IDENTITY_LENGTH, identityOf, rowIdentityText } from '../Records/helpers/reportRows';
+import type { ReportRow } from '../shared/report/rows';
+import { IDENTITY_LENGTH, identityOf, rowIdentityText } from '../shared/report/rows';
 
 export const STATE_KEY = 'reportRows';
 export const STATE_VERSION = 1;

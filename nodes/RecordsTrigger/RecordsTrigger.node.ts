@@ -19,7 +19,7 @@ export class RecordsTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Records Trigger',
 		name: 'recordsTrigger',
-		icon: { light: 'file:records.svg', dark: 'file:records.dark.svg' },
+		icon: { light: 'file:../../icons/records.svg', dark: 'file:../../icons/records.dark.svg' },
 		group: ['trigger'],
 		// 1.1 behaves as 1. n8n evaluates an expression on every call to a webhook node of version 1
 		// (its Webhook node's old "binary data" option), and reads the whole body before the node

@@ -8,8 +8,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ReplyFormat } from '../Records/helpers/replyBody';
-import { xmlName } from '../Records/helpers/xml';
+import type { ReplyFormat } from '../shared/workflowCall/replyBody';
+import { xmlName } from '../shared/workflowCall/xml';
 import { ANY_EVENT, NO_EVENT } from './description';
 import {
 	challengeFor,
@@ -218,32 +218,26 @@ export async function assertReadyForCalls(this: IHookFunctions): Promise<void> {
 	if (problem !== undefined) throw new NodeOperationError(this.getNode(), problem);
 }
 
+/** The trigger's own Response Body cannot be used: the call gets 500 and what to fix. */
+function responseBodyRejection(problem: string): { rejection: Rejection } {
+	const message = `The Records Trigger's Response Body ${problem}. Fix it in the node.`;
+	return { rejection: { status: 500, code: 'response_body_invalid', message } };
+}
+
 function immediateReplyBody(context: IWebhookFunctions): Checked<unknown> {
 	let raw: unknown;
 	try {
 		raw = context.getNodeParameter('responseBody', '{}');
 	} catch (error) {
 		// For example an expression that refers to data a trigger does not have yet.
-		return {
-			rejection: {
-				status: 500,
-				code: 'response_body_invalid',
-				message: `The Records Trigger's Response Body could not be computed (${(error as Error).message}). Fix it in the node.`,
-			},
-		};
+		return responseBodyRejection(`could not be computed (${(error as Error).message})`);
 	}
 	if (typeof raw !== 'string') return { value: raw };
 	if (raw.trim() === '') return { value: undefined };
 	try {
 		return { value: JSON.parse(raw) as unknown };
 	} catch (error) {
-		return {
-			rejection: {
-				status: 500,
-				code: 'response_body_invalid',
-				message: `The Records Trigger's Response Body is not valid JSON (${(error as Error).message}). Fix it in the node.`,
-			},
-		};
+		return responseBodyRejection(`is not valid JSON (${(error as Error).message})`);
 	}
 }
 
@@ -270,6 +264,49 @@ function visibleHeaders(headers: Record<string, HeaderValue>): IDataObject {
 	return result;
 }
 
+function declaredFormatOf(contentType: ReturnType<typeof parseContentType>): BodyFormat | undefined {
+	if (contentType === undefined) return undefined;
+	if (isXmlMediaType(contentType.mediaType)) return 'xml';
+	return isJsonMediaType(contentType.mediaType) ? 'json' : undefined;
+}
+
+/** Why the caller may not call (no or wrong credentials, or the trigger's own is unusable), if so. */
+async function callerRefusal(
+	context: IWebhookFunctions,
+	authorization: string | undefined,
+): Promise<{ rejection: Rejection; headers?: Record<string, string> } | undefined> {
+	const authentication = context.getNodeParameter('authentication', 'none') as CallerAuthentication;
+	let expected: ExpectedCaller;
+	try {
+		expected = await expectedCaller(context, authentication);
+	} catch (error) {
+		return { rejection: { status: 500, code: 'trigger_credential', message: (error as Error).message } };
+	}
+	const caller = checkCaller(authorization, expected);
+	if (caller.ok) return undefined;
+	const challenge = challengeFor(expected, caller.reason);
+	const message =
+		caller.reason === 'missing'
+			? `This URL needs ${expected.type === 'basicAuth' ? "Basic authentication: set the call API action's auth to BASIC" : "a bearer token: set the call API action's auth to OAUTH2"} with the credentials stored in the Records Trigger.`
+			: 'The credentials sent do not match those stored in the Records Trigger.';
+	return {
+		rejection: { status: 401, code: 'unauthorized', message },
+		headers: challenge === undefined ? {} : { 'www-authenticate': challenge },
+	};
+}
+
+/** The answer to a call whose event the trigger does not start the workflow for. */
+function ignoredReply(event: string | undefined): IDataObject {
+	return {
+		status: 'ignored',
+		event: event ?? null,
+		message:
+			event === undefined
+				? 'This trigger only accepts calls that name one of its events.'
+				: `The event "${event}" is not one of the events this trigger starts the workflow for.`,
+	};
+}
+
 /** Handles one call from the service; see the node's description for what each step answers. */
 export async function receiveCall(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	// n8n types the request as Express's; without Express's types installed that is `any`.
@@ -281,15 +318,7 @@ export async function receiveCall(this: IWebhookFunctions): Promise<IWebhookResp
 	const xmlRootElement = xmlName(options.xmlRootElement?.trim() || 'response');
 	const contentType = parseContentType(header(req.headers, 'content-type'));
 	const accept = header(req.headers, 'accept');
-	const declaredFormat: BodyFormat | undefined =
-		contentType === undefined
-			? undefined
-			: isXmlMediaType(contentType.mediaType)
-				? 'xml'
-				: isJsonMediaType(contentType.mediaType)
-					? 'json'
-					: undefined;
-	let format: ReplyFormat = replyFormatFor(declaredFormat, accept);
+	let format: ReplyFormat = replyFormatFor(declaredFormatOf(contentType), accept);
 	const answered: IWebhookResponseData = { noWebhookResponse: true };
 	const refuse = ({ status, code, message }: Rejection, extraHeaders: Record<string, string> = {}) => {
 		writeRefusal(res, status, code, message, { format, headOnly, headers: extraHeaders });
@@ -301,28 +330,8 @@ export async function receiveCall(this: IWebhookFunctions): Promise<IWebhookResp
 		return answered;
 	}
 
-	const authentication = this.getNodeParameter('authentication', 'none') as CallerAuthentication;
-	let expected: ExpectedCaller;
-	try {
-		expected = await expectedCaller(this, authentication);
-	} catch (error) {
-		return refuse({ status: 500, code: 'trigger_credential', message: (error as Error).message });
-	}
-	const caller = checkCaller(header(req.headers, 'authorization'), expected);
-	if (!caller.ok) {
-		const challenge = challengeFor(expected, caller.reason);
-		return refuse(
-			{
-				status: 401,
-				code: 'unauthorized',
-				message:
-					caller.reason === 'missing'
-						? `This URL needs ${expected.type === 'basicAuth' ? "Basic authentication: set the call API action's auth to BASIC" : "a bearer token: set the call API action's auth to OAUTH2"} with the credentials stored in the Records Trigger.`
-						: 'The credentials sent do not match those stored in the Records Trigger.',
-			},
-			challenge === undefined ? {} : { 'www-authenticate': challenge },
-		);
-	}
+	const refusal = await callerRefusal(this, header(req.headers, 'authorization'));
+	if (refusal) return refuse(refusal.rejection, refusal.headers);
 
 	const responseMode = this.getNodeParameter('responseMode', 'onReceived') as ResponseMode;
 	const setupProblem = responseSetupProblem(responseMode, this.getChildNodes(this.getNode().name, { includeNodeParameters: true }));
@@ -343,19 +352,7 @@ export async function receiveCall(this: IWebhookFunctions): Promise<IWebhookResp
 	const events = this.getNodeParameter('events', [ANY_EVENT]) as string[];
 	const otherEvents = events.includes(ANY_EVENT) ? '' : (this.getNodeParameter('otherEvents', '') as string);
 	if (!eventAccepted(event, events, otherEvents)) {
-		writeReply(
-			res,
-			200,
-			{
-				status: 'ignored',
-				event: event ?? null,
-				message:
-					event === undefined
-						? 'This trigger only accepts calls that name one of its events.'
-						: `The event "${event}" is not one of the events this trigger starts the workflow for.`,
-			},
-			{ format, xmlRootElement, headOnly },
-		);
+		writeReply(res, 200, ignoredReply(event), { format, xmlRootElement, headOnly });
 		return answered;
 	}
 

@@ -99,7 +99,7 @@ describe('Client → Get Many against the sandbox', () => {
 		expect(items.map((item) => [item.pairedItem, item.json.id ?? item.json.error])).toEqual([
 			[{ item: 0 }, 1],
 			[{ item: 0 }, 2],
-			[{ item: 1 }, 'Limit must be a whole number of at least 1 (got 0) [item 1]'],
+			[{ item: 1 }, '"Limit" must be a whole number from 1 up (got 0) [item 1]'],
 			[{ item: 2 }, 1],
 		]);
 	});

@@ -210,7 +210,7 @@ describe('Custom API Call: errors', () => {
 	it('refuses a JSON Body that is not valid JSON, naming the item', async () => {
 		const { error } = await call({ method: 'POST', path: `/api/v1/records/${TASKS}`, jsonBody: '{"Název": ' });
 
-		expect(error?.message).toMatch(/^The JSON Body of item 0 is not valid JSON: /);
+		expect(error?.message).toMatch(/^"JSON Body" is not valid JSON: .* \[item 0\]$/);
 		expect(allRequests()).toBe(0);
 	});
 

@@ -66,8 +66,8 @@ const BAD_INPUTS: Array<[string, BadInput]> = [
 		{
 			parameters: { options: { concurrency: 100 } },
 			input: [task('a')],
-			message: '"Parallel Requests" must be a whole number from 1 to 16 (got 100)',
-			fix: 'between 1 and 16',
+			message: '"Parallel Requests" must be a whole number from 1 to 32 (got 100)',
+			fix: 'between 1 and 32',
 		},
 	],
 	[
@@ -111,7 +111,7 @@ const BAD_INPUTS: Array<[string, BadInput]> = [
 		{
 			parameters: { dataMode: 'json', jsonRecords: '={{ $json.raw }}' },
 			input: [{ raw: '[{"Název": "a"}]' }, { raw: '[{"Název": "b",}]' }],
-			message: '"Records (JSON)" is not valid JSON [item 1]: ',
+			message: '"Records (JSON)" is not valid JSON: ',
 			fix: 'Check the JSON for missing quotes, commas or brackets',
 			itemIndex: 1,
 		},

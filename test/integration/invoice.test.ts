@@ -93,44 +93,44 @@ describe('Invoice → Create against the sandbox', () => {
 		[
 			'a currency that is not 3 letters',
 			{ currency: 'EURO' },
-			'Invalid Currency in item 0: "EURO" is not a three-letter ISO 4217 currency code; enter e.g. CZK, EUR or USD',
+			'Invalid "Currency": "EURO" is not a three-letter ISO 4217 currency code; enter e.g. CZK, EUR or USD [item 0]',
 		],
 		[
 			'a currency with a digit',
 			{ currency: 'CZ1' },
-			'Invalid Currency in item 0: "CZ1" is not a three-letter ISO 4217 currency code; enter e.g. CZK, EUR or USD',
+			'Invalid "Currency": "CZ1" is not a three-letter ISO 4217 currency code; enter e.g. CZK, EUR or USD [item 0]',
 		],
-		['a currency missing from the input', { currency: '={{ $json.currency }}' }, 'Invalid Currency in item 0: it is required; enter a three-letter ISO 4217 code such as CZK or EUR'],
+		['a currency missing from the input', { currency: '={{ $json.currency }}' }, 'Invalid "Currency": it is required; enter a three-letter ISO 4217 code such as CZK or EUR [item 0]'],
 		[
 			'a client ID with a fraction',
 			{ clientId: 2.5 },
-			'Invalid Client ID in item 0: 2.5 is not a client ID; enter a whole number of at least 1, e.g. 12',
+			'Invalid "Client ID": 2.5 is not a client ID; enter a whole number of at least 1, e.g. 12 [item 0]',
 		],
 		[
 			'a client ID that is text',
 			{ clientId: "={{ 'ACME' }}" },
-			'Invalid Client ID in item 0: "ACME" is not a client ID; enter a whole number of at least 1, e.g. 12',
+			'Invalid "Client ID": "ACME" is not a client ID; enter a whole number of at least 1, e.g. 12 [item 0]',
 		],
 		[
 			'the unset client ID',
 			{ clientId: 0 },
-			'Invalid Client ID in item 0: 0 is not a client ID; enter a whole number of at least 1, e.g. 12',
+			'Invalid "Client ID": 0 is not a client ID; enter a whole number of at least 1, e.g. 12 [item 0]',
 		],
 		[
 			'an amount with a decimal comma',
 			{ amount: "={{ '1234,50' }}" },
-			'Invalid Amount in item 0: "1234,50" is not a number; enter digits with a dot as the decimal separator and no thousands separators, e.g. 1234.5',
+			'Invalid "Amount": "1234,50" is not a number; enter digits with a dot as the decimal separator and no thousands separators, e.g. 1234.5 [item 0]',
 		],
-		['a due date missing from the input', { dueDate: '={{ $json.dueDate }}' }, 'Invalid Due Date in item 0: it is required; enter the date the invoice is due, e.g. 2026-12-31'],
+		['a due date missing from the input', { dueDate: '={{ $json.dueDate }}' }, 'Invalid "Due Date": it is required; enter the date the invoice is due, e.g. 2026-12-31 [item 0]'],
 		[
 			'a due date that is not a date',
 			{ dueDate: '31/12/2026' },
-			'Invalid Due Date in item 0: "31/12/2026" is not a date; enter yyyy-mm-dd (e.g. 2026-12-31), an ISO 8601 date-time, or d.m.yyyy',
+			'Invalid "Due Date": "31/12/2026" is not a date; enter yyyy-mm-dd (e.g. 2026-12-31), an ISO 8601 date-time, or d.m.yyyy [item 0]',
 		],
 		[
 			'an impossible calendar date',
 			{ dueDate: '2026-02-30' },
-			'Invalid Due Date in item 0: "2026-02-30" is not a date; enter yyyy-mm-dd (e.g. 2026-12-31), an ISO 8601 date-time, or d.m.yyyy',
+			'Invalid "Due Date": "2026-02-30" is not a date; enter yyyy-mm-dd (e.g. 2026-12-31), an ISO 8601 date-time, or d.m.yyyy [item 0]',
 		],
 	])('refuses %s before sending anything', async (_label, parameters, message) => {
 		const { items, error } = await create(parameters);
@@ -158,7 +158,7 @@ describe('Invoice → Create against the sandbox', () => {
 		expect(error).toBeUndefined();
 		expect(items.map((item) => [item.pairedItem, item.json.currency ?? item.json.error])).toEqual([
 			[{ item: 0 }, 'CZK'],
-			[{ item: 1 }, 'Invalid Currency in item 1: "Kč" is not a three-letter ISO 4217 currency code; enter e.g. CZK, EUR or USD'],
+			[{ item: 1 }, 'Invalid "Currency": "Kč" is not a three-letter ISO 4217 currency code; enter e.g. CZK, EUR or USD [item 1]'],
 			[{ item: 2 }, 'EUR'],
 		]);
 		expect(sandbox.state.invoices.map((invoice) => invoice.currency)).toEqual(['CZK', 'EUR']);

@@ -224,15 +224,15 @@ describe('mistakes: the node fails, and the call gets 500 with what went wrong',
 	});
 
 	it.each([
-		['an interim 1xx code', 100, 'not 100'],
-		['a 1xx code from an expression', '={{ 150 + 49 }}', 'not 199'],
-		['an expression that gives no number', "={{ Number('dvě stě') }}", 'not NaN'],
+		['an interim 1xx code', 100, '(got 100)'],
+		['a 1xx code from an expression', '={{ 150 + 49 }}', '(got 199)'],
+		['an expression that gives no number', "={{ Number('dvě stě') }}", '(got NaN)'],
 	])('%s: refused with what it got, and the call gets a real answer', async (_label, responseCode, got) => {
 		const before = storedInvoice();
 		const { webhookUrl } = await start([respondToCall({ options: { responseCode } })]);
 		const outcome = await callOnInvoice(webhookUrl, { body: { a: '1' }, mapping: [{ from: 'a', to: 'Stav' }] });
 
-		const message = `Response Code must be a whole number from 200 to 599, ${got}`;
+		const message = `"Response Code" must be a whole number from 200 to 599 ${got}`;
 		expect(outcome).toMatchObject({
 			ok: false,
 			status: 500,
@@ -250,10 +250,10 @@ describe('mistakes: the node fails, and the call gets 500 with what went wrong',
 		expect(outcome.parsed).toEqual({
 			error: {
 				code: 'respond_failed',
-				message: expect.stringMatching(/^The workflow could not answer the call: The Response Body is not valid JSON: /),
+				message: expect.stringMatching(/^The workflow could not answer the call: "Response Body" is not valid JSON: /),
 			},
 		});
-		expect((await finishedRun()).data.resultData.error?.message).toMatch(/^The Response Body is not valid JSON: /);
+		expect((await finishedRun()).data.resultData.error?.message).toMatch(/^"Response Body" is not valid JSON: /);
 	});
 
 	it('under On Error → Continue, a later node can still answer', async () => {
@@ -267,7 +267,10 @@ describe('mistakes: the node fails, and the call gets 500 with what went wrong',
 		expect(storedInvoice()).toMatchObject({ Stav: 'Náhradní odpověď' });
 		expect(outputOf(await finishedRun(), RESPOND_NODE)).toEqual([
 			{
-				json: { error: 'Response Code must be a whole number from 200 to 599, not 99', description: 'Use e.g. 200, 201, 400 or 500.' },
+				json: {
+					error: '"Response Code" must be a whole number from 200 to 599 (got 99)',
+					description: 'Set "Response Code" in the options to a whole number between 200 and 599.',
+				},
 				pairedItem: [{ item: 0 }],
 			},
 		]);

@@ -1,5 +1,5 @@
 /**
- * The transport (nodes/Records/transport) in n8n's real execution engine, against the Records
+ * The transport (nodes/shared/transport) in n8n's real execution engine, against the Records
  * sandbox over real HTTP. A test-only node calls recordsApiRequest with the request described by
  * its parameters, so each test states one request and the policy it runs under.
  */
@@ -20,7 +20,7 @@ import {
 	recordsApiRequest,
 	type RequestPurpose,
 	type RetryPolicy,
-} from '../../nodes/Records/transport';
+} from '../../nodes/shared/transport';
 import { runNode, type RecordsCredentialData, type RunNodeResult } from '../../tooling/harness/n8nCoreHarness';
 import { addFaults as addSandboxFaults } from '../../tooling/sandbox/control';
 import { RECORD_TYPES, REPORTS, TOKENS } from '../../tooling/sandbox/server';

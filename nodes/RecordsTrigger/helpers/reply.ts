@@ -1,4 +1,4 @@
-import { serializeReply, type ReplyFormat } from '../../Records/helpers/replyBody';
+import { serializeReply, type ReplyFormat } from '../../shared/workflowCall/replyBody';
 import type { BodyFormat } from './requestBody';
 
 /** The response object n8n hands to webhook nodes, narrowed to what the trigger uses (Node's ServerResponse API). */

@@ -1,4 +1,4 @@
-import { parseXml } from '../../Records/helpers/xml';
+import { parseXml } from '../../shared/workflowCall/xml';
 
 /** How a request body was read: what the item's `format` field says. */
 export type BodyFormat = 'json' | 'xml' | 'form' | 'text' | 'none';

@@ -1,6 +1,6 @@
 import type { NodeTypeAndVersion } from 'n8n-workflow';
 
-import { isRespondToCall } from '../../Records/helpers/workflowCall';
+import { isRespondToCall } from '../../shared/workflowCall/handshake';
 
 export type ResponseMode = 'onReceived' | 'lastNode' | 'responseNode';
 

@@ -1,6 +1,6 @@
 import type { INodeParameters, NodeParameterValueType } from 'n8n-workflow';
 
-import { valueAtPath } from '../../Records/helpers/parameterPath';
+import { valueAtPath } from '../../shared/parameters/path';
 
 /**
  * n8n 2.x looks for native resolvers of a webhook description's fields under this registered

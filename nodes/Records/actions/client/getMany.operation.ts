@@ -6,17 +6,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { recordsApiRequest } from '../../transport';
-import {
-	asItemJson,
-	asNodeError,
-	errorItem,
-	illustrativeRestNotice,
-	requestSettings,
-	retryAttemptsOption,
-	returnAllAndLimit,
-	timeoutOption,
-} from '../restCommon';
+import { recordsApiRequest } from '../../../shared/transport';
+import { asItemJson, illustrativeRestNotice, returnAllAndLimit } from '../restCommon';
+import { forEachItem } from '../../../shared/perItem';
+import { wholeNumber } from '../../../shared/parameters/kit';
+import { requestSettings, retryAttemptsOption, timeoutOption } from '../../../shared/requestOptions';
 
 export const CLIENTS_PATH = '/api/v1/clients';
 
@@ -67,29 +61,20 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const returnData: INodeExecutionData[] = [];
-	for (let i = 0; i < items.length; i++) {
-		try {
-			const clients = await listClients.call(this, i);
-			for (const client of clients) {
-				returnData.push({ json: asItemJson(client), pairedItem: { item: i } });
-			}
-		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, i);
-			returnData.push(errorItem(error, i));
-		}
-	}
-	return returnData;
+	return await forEachItem(this, items, async (i) =>
+		(await listClients.call(this, i)).map((client) => ({ json: asItemJson(client) })),
+	);
 }
 
 async function listClients(this: IExecuteFunctions, itemIndex: number): Promise<unknown[]> {
+	const node = this.getNode();
 	const status = String(this.getNodeParameter('status', itemIndex, '')).trim();
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const wanted = returnAll
 		? Number.POSITIVE_INFINITY
-		: positiveInteger.call(this, this.getNodeParameter('limit', itemIndex, 50), 'Limit', itemIndex);
+		: wholeNumber(node, this.getNodeParameter('limit', itemIndex, 50), { label: 'Limit', min: 1, itemIndex });
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const pageSize = positiveInteger.call(this, options.pageSize ?? 100, 'Page Size', itemIndex);
+	const pageSize = wholeNumber(node, options.pageSize, { label: 'Page Size', min: 1, fallback: 100, itemIndex });
 	const settings = requestSettings(options);
 
 	const clients: unknown[] = [];
@@ -156,21 +141,4 @@ function readPage(this: IExecuteFunctions, body: unknown, itemIndex: number): Cl
 function identity(client: unknown): string {
 	const id = (client as IDataObject | null)?.id;
 	return typeof id === 'number' || typeof id === 'string' ? `id:${id}` : JSON.stringify(client);
-}
-
-function positiveInteger(
-	this: IExecuteFunctions,
-	value: unknown,
-	name: string,
-	itemIndex: number,
-): number {
-	const number = Number(value);
-	if (!Number.isInteger(number) || number < 1) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`${name} must be a whole number of at least 1 (got ${JSON.stringify(value)}) [item ${itemIndex}]`,
-			{ itemIndex },
-		);
-	}
-	return number;
 }

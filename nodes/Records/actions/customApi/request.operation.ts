@@ -7,16 +7,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { buildCustomApiPath, type QueryParameter } from '../../helpers/customApiPath';
-import { recordsApiRequest, type RecordsResponse } from '../../transport';
-import {
-	asNodeError,
-	asItemJson,
-	errorItem,
-	requestSettings,
-	retryAttemptsOption,
-	timeoutOption,
-} from '../restCommon';
+import { buildCustomApiPath, type QueryParameter } from './path';
+import { recordsApiRequest, type RecordsResponse } from '../../../shared/transport';
+import { forEachItem } from '../../../shared/perItem';
+import { isUnset, jsonParameter, parameterError } from '../../../shared/parameters/kit';
+import { asItemJson } from '../restCommon';
+import { requestSettings, retryAttemptsOption, timeoutOption } from '../../../shared/requestOptions';
 
 const METHODS_WITH_BODY = ['PATCH', 'POST', 'PUT'];
 
@@ -144,63 +140,45 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const returnData: INodeExecutionData[] = [];
-	for (let i = 0; i < items.length; i++) {
+	return await forEachItem(this, items, async (i) => {
+		const method = this.getNodeParameter('method', i) as IHttpRequestMethods;
+		const options = this.getNodeParameter('options', i, {}) as IDataObject;
+		const query = this.getNodeParameter('queryParameters.parameter', i, []) as QueryParameter[];
+		let path: string;
 		try {
-			const method = this.getNodeParameter('method', i) as IHttpRequestMethods;
-			const options = this.getNodeParameter('options', i, {}) as IDataObject;
-			const query = this.getNodeParameter('queryParameters.parameter', i, []) as QueryParameter[];
-			let path: string;
-			try {
-				path = buildCustomApiPath(this.getNodeParameter('path', i, ''), query);
-			} catch (error) {
-				throw new NodeOperationError(this.getNode(), `${(error as Error).message} [item ${i}]`, {
-					itemIndex: i,
-				});
-			}
-			const body = METHODS_WITH_BODY.includes(method) ? readBody.call(this, i) : undefined;
-
-			const response = await recordsApiRequest.call(this, {
-				method,
-				path,
-				body,
-				purpose: 'api',
-				itemIndex: i,
-				...requestSettings(options),
-			});
-			for (const json of outputsOf.call(this, response, options, i)) {
-				returnData.push({ json, pairedItem: { item: i } });
-			}
+			path = buildCustomApiPath(this.getNodeParameter('path', i, ''), query);
 		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, i);
-			returnData.push(errorItem(error, i));
+			throw new NodeOperationError(this.getNode(), `${(error as Error).message} [item ${i}]`, {
+				itemIndex: i,
+			});
 		}
-	}
-	return returnData;
+		const body = METHODS_WITH_BODY.includes(method) ? readBody.call(this, i) : undefined;
+
+		const response = await recordsApiRequest.call(this, {
+			method,
+			path,
+			body,
+			purpose: 'api',
+			itemIndex: i,
+			...requestSettings(options),
+		});
+		return outputsOf.call(this, response, options, i).map((json) => ({ json }));
+	});
 }
 
 function readBody(this: IExecuteFunctions, itemIndex: number): IDataObject | IDataObject[] | undefined {
 	const raw = this.getNodeParameter('jsonBody', itemIndex, '') as unknown;
-	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
-		return undefined;
-	}
-	let value: unknown = raw;
-	if (typeof raw === 'string') {
-		try {
-			value = JSON.parse(raw) as unknown;
-		} catch (error) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`The JSON Body of item ${itemIndex} is not valid JSON: ${(error as Error).message}`,
-				{ itemIndex, description: 'Enter a JSON object such as { "Název": "Objednat tonery" }.' },
-			);
-		}
-	}
+	if (isUnset(raw)) return undefined;
+	const value = jsonParameter(this.getNode(), raw, {
+		label: 'JSON Body',
+		itemIndex,
+		example: '{ "Název": "Objednat tonery" }',
+	});
 	if (value === null || typeof value !== 'object') {
-		throw new NodeOperationError(
+		throw parameterError(
 			this.getNode(),
-			`The JSON Body of item ${itemIndex} must be a JSON object or array (got ${JSON.stringify(value)})`,
-			{ itemIndex },
+			`"JSON Body" must be a JSON object or array (got ${JSON.stringify(value)})`,
+			itemIndex,
 		);
 	}
 	return value as IDataObject | IDataObject[];

@@ -4,18 +4,14 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { recordsApiRequest } from '../../transport';
-import { formatDueDate, type DueDateDay, parseAmount, parseClientId, parseCurrency } from '../../helpers/invoiceFields';
-import {
-	asNodeError,
-	errorItem,
-	illustrativeRestNotice,
-	requestSettings,
-	retryAttemptsOption,
-	timeoutOption,
-} from '../restCommon';
+import { recordsApiRequest } from '../../../shared/transport';
+import { formatDueDate, parseAmount, parseClientId, parseCurrency, type DueDateDay } from './fields';
+import { forEachItem } from '../../../shared/perItem';
+import { parameterError } from '../../../shared/parameters/kit';
+import { illustrativeRestNotice } from '../restCommon';
+import { requestSettings, retryAttemptsOption, timeoutOption } from '../../../shared/requestOptions';
 
 export const INVOICES_PATH = '/invoices';
 
@@ -74,34 +70,27 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const returnData: INodeExecutionData[] = [];
 	const timezone = this.getTimezone();
-	for (let i = 0; i < items.length; i++) {
-		try {
-			const invoice = readInvoice.call(this, i, timezone);
-			const options = this.getNodeParameter('options', i, {}) as IDataObject;
-			const response = await recordsApiRequest.call(this, {
-				method: 'POST',
-				path: INVOICES_PATH,
-				body: invoice,
-				purpose: 'api',
-				subject: 'new invoice',
-				itemIndex: i,
-				...requestSettings(options),
-			});
-			const created = response.body;
-			// The spec shows only the status 201; when the body is not the invoice, output what was sent.
-			const json =
-				created !== null && typeof created === 'object' && !Array.isArray(created)
-					? (created as IDataObject)
-					: { ...invoice };
-			returnData.push({ json, pairedItem: { item: i } });
-		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, i);
-			returnData.push(errorItem(error, i));
-		}
-	}
-	return returnData;
+	return await forEachItem(this, items, async (i) => {
+		const invoice = readInvoice.call(this, i, timezone);
+		const options = this.getNodeParameter('options', i, {}) as IDataObject;
+		const response = await recordsApiRequest.call(this, {
+			method: 'POST',
+			path: INVOICES_PATH,
+			body: invoice,
+			purpose: 'api',
+			subject: 'new invoice',
+			itemIndex: i,
+			...requestSettings(options),
+		});
+		const created = response.body;
+		// The spec shows only the status 201; when the body is not the invoice, output what was sent.
+		const json =
+			created !== null && typeof created === 'object' && !Array.isArray(created)
+				? (created as IDataObject)
+				: { ...invoice };
+		return [{ json }];
+	});
 }
 
 function readInvoice(this: IExecuteFunctions, itemIndex: number, timezone: string): IDataObject {
@@ -119,11 +108,7 @@ function readInvoice(this: IExecuteFunctions, itemIndex: number, timezone: strin
 			invoice[key] = parse(value);
 		} catch (error) {
 			const displayName = properties.find((property) => property.name === parameter)?.displayName;
-			throw new NodeOperationError(
-				this.getNode(),
-				`Invalid ${displayName ?? parameter} in item ${itemIndex}: ${(error as Error).message}`,
-				{ itemIndex },
-			);
+			throw parameterError(this.getNode(), `Invalid "${displayName ?? parameter}": ${(error as Error).message}`, itemIndex);
 		}
 	}
 	return invoice;

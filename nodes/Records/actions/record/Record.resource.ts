@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import * as importRecords from './import.operation';
+import * as importRecords from './import/import.operation';
 
 export { importRecords as import };
 

@@ -8,17 +8,17 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { serializeReply, type ReplyFormat } from '../../helpers/replyBody';
+import { serializeReply, type ReplyFormat } from '../../../shared/workflowCall/replyBody';
 import {
 	callToAnswer,
 	isRecordsTrigger,
 	responseHeaders,
 	type HeaderEntry,
 	type TriggerBefore,
-} from '../../helpers/workflowCall';
-import { xmlName } from '../../helpers/xml';
-import { choice } from '../report/readSettings';
-import { asNodeError, errorItem } from '../restCommon';
+} from '../../../shared/workflowCall/handshake';
+import { xmlName } from '../../../shared/workflowCall/xml';
+import { choice, jsonParameter, parameterError, wholeNumber } from '../../../shared/parameters/kit';
+import { asNodeError, errorItem } from '../../../shared/perItem';
 
 const RESPOND_WITH = ['firstIncomingItem', 'json', 'text'] as const;
 const FORMATS = ['sameAsCall', 'json', 'xml'] as const;
@@ -200,9 +200,20 @@ function buildResponse(
 	callFormat: ReplyFormat,
 ): IN8nHttpFullResponse {
 	const node = this.getNode();
-	const respondWith = choice(node, this.getNodeParameter('respondWith', 0), RESPOND_WITH, 'firstIncomingItem', 'Respond With', 0);
+	const respondWith = choice(node, this.getNodeParameter('respondWith', 0), {
+		label: 'Respond With',
+		allowed: RESPOND_WITH,
+		fallback: 'firstIncomingItem',
+	});
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-	const statusCode = responseCode.call(this, options.responseCode);
+	// Not 1xx: an interim answer HTTP sends before the real one; written as the answer, it left the
+	// caller failing while the execution succeeded.
+	const statusCode = wholeNumber(node, options.responseCode, {
+		label: 'Response Code',
+		min: 200,
+		max: 599,
+		fallback: 200,
+	});
 	const entries = ((options.responseHeaders as IDataObject | undefined)?.entries ?? []) as HeaderEntry[];
 	const checked = responseHeaders(Array.isArray(entries) ? entries : []);
 	if ('problem' in checked) {
@@ -216,7 +227,11 @@ function buildResponse(
 		contentType = 'text/plain; charset=utf-8';
 	} else {
 		const value = respondWith === 'json' ? jsonBody.call(this) : (items[0]?.json ?? {});
-		const chosen = choice(node, this.getNodeParameter('format', 0), FORMATS, 'sameAsCall', 'Format', 0);
+		const chosen = choice(node, this.getNodeParameter('format', 0), {
+			label: 'Format',
+			allowed: FORMATS,
+			fallback: 'sameAsCall',
+		});
 		const format = chosen === 'sameAsCall' ? callFormat : chosen;
 		const root = xmlName(String(options.xmlRootElement ?? '').trim() || DEFAULT_XML_ROOT);
 		({ body, contentType } = serializeReply(value, format, root));
@@ -241,49 +256,20 @@ function emittedBy(data: IWorkflowDataProxyData, nodeName: string): IDataObject 
 	}
 }
 
-/**
- * The status of the answer: 200 to 599. A 1xx is an interim answer that HTTP sends before the real
- * one; written as the answer, it leaves the caller waiting or failing while the execution succeeds.
- */
-function responseCode(this: IExecuteFunctions, value: unknown): number {
-	if (value === undefined || value === null || value === '') return 200;
-	const code = Number(value);
-	if (!Number.isInteger(code) || code < 200 || code > 599) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Response Code must be a whole number from 200 to 599, not ${shownValue(value)}`,
-			{
-				itemIndex: 0,
-				description:
-					code >= 100 && code < 200
-						? 'Codes from 100 to 199 are interim answers HTTP sends before the real one, so they cannot answer the call. Use e.g. 200, 201, 400 or 500.'
-						: 'Use e.g. 200, 201, 400 or 500.',
-			},
+/** The Response Body of Respond With: JSON (a node-level setting, read once). */
+function jsonBody(this: IExecuteFunctions): unknown {
+	const node = this.getNode();
+	const value = jsonParameter(node, this.getNodeParameter('responseBody', 0, '') as unknown, {
+		label: 'Response Body',
+		example: '{ "status": "ok" }',
+	});
+	if (value === undefined) {
+		throw parameterError(
+			node,
+			'"Response Body" is empty',
+			undefined,
+			'Enter a JSON object such as { "status": "ok" }, or choose Respond With: Text to send no JSON.',
 		);
 	}
-	return code;
-}
-
-/** A value as the user would recognise it in a message (JSON.stringify writes NaN as null). */
-function shownValue(value: unknown): string {
-	return typeof value === 'string' ? JSON.stringify(value) : String(value);
-}
-
-function jsonBody(this: IExecuteFunctions): unknown {
-	const raw = this.getNodeParameter('responseBody', 0, '') as unknown;
-	if (typeof raw !== 'string') return raw;
-	if (raw.trim() === '') {
-		throw new NodeOperationError(this.getNode(), 'The Response Body is empty', {
-			itemIndex: 0,
-			description: 'Enter a JSON object such as { "status": "ok" }, or choose Respond With: Text to send no JSON.',
-		});
-	}
-	try {
-		return JSON.parse(raw) as unknown;
-	} catch (error) {
-		throw new NodeOperationError(this.getNode(), `The Response Body is not valid JSON: ${(error as Error).message}`, {
-			itemIndex: 0,
-			description: 'Enter a JSON object such as { "status": "ok" }; put expressions inside string values, e.g. "{{ $json.name }}".',
-		});
-	}
+	return value;
 }

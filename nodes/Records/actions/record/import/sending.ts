@@ -1,0 +1,119 @@
+/** Sending the batches of an import, in order, at most `concurrency` at a time. */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { type ImportBatch, planBatches, readRecordOutcomes, runInOrder } from './batches';
+import { type BatchFailure, describeFailure, rulesOut } from './failures';
+import { successOutput } from './output';
+import type { ImportSettings } from './settings';
+import { IMPORT_PATH, type PendingRecord, sendableJson, sendableRecord } from './records';
+import { BodyAhead } from './bodyAhead';
+import { recordsApiRequest, type RecordsConnection, recordsConnection } from '../../../../shared/transport';
+import { JsonListBody } from '../../../../shared/transport/jsonBody';
+
+
+/** What became of each record, by its position in the list of records. */
+export interface ImportResults {
+	outputs: Array<IDataObject | undefined>;
+	/** Why a record was not imported: its batch failed, or was not sent after another failed. */
+	failedAt: Array<{ failure: BatchFailure; batch: ImportBatch; sent: boolean } | undefined>;
+	failures: BatchFailure[];
+	succeeded: ImportBatch[];
+	notStarted: ImportBatch[];
+}
+
+
+/**
+ * Sends the batches, in order, at most `concurrency` at a time. Without "continue on fail", the
+ * first failure stops further batches from starting; requests already under way finish.
+ *
+ * With one request at a time, the next batch is serialized while the current one is on the wire, a
+ * slice at a time between other events, so that the JSON work overlaps the wait for the service
+ * instead of adding to it, and never holds up the request just sent. A body made for a batch that
+ * is then not sent is dropped. With several requests in flight, the service works on the others
+ * while a worker serializes its next batch; bodies made ahead there only held memory longer
+ * (measured in bench/findings.md).
+ */
+export async function sendBatches(
+	this: IExecuteFunctions,
+	records: PendingRecord[],
+	settings: ImportSettings,
+	continueOnFail: boolean,
+): Promise<ImportResults> {
+	const batches = planBatches(
+		records.map((record) => record.recordTypeId),
+		settings.batchSize,
+	);
+	const results: ImportResults = {
+		outputs: new Array(records.length).fill(undefined),
+		failedAt: new Array(records.length).fill(undefined),
+		failures: [],
+		succeeded: [],
+		notStarted: [],
+	};
+	const started = new Set<number>();
+	const mayStart = () => continueOnFail || results.failures.length === 0;
+	const bodies = new BodyAhead(
+		(batchIndex) => {
+			const { positions } = batches[batchIndex];
+			return new JsonListBody('data', {
+				length: positions.length,
+				serialize: (start, end) => sendableJson(positions.slice(start, end).map((position) => records[position])),
+			});
+		},
+		(batchIndex) => batchIndex < batches.length && mayStart() && !started.has(batches[batchIndex].number),
+	);
+	let connection: Promise<RecordsConnection> | undefined;
+
+	await runInOrder(
+		batches.length,
+		settings.concurrency,
+		async (batchIndex) => {
+			const batch = batches[batchIndex];
+			started.add(batch.number);
+			const ruledOutBy = results.failures.find((failure) => rulesOut(failure, batch));
+			if (ruledOutBy) {
+				bodies.drop(batchIndex);
+				for (const position of batch.positions) results.failedAt[position] = { failure: ruledOutBy, batch, sent: false };
+				return;
+			}
+			const itemIndex = records[batch.positions[0]].itemIndex;
+			try {
+				connection ??= recordsConnection.call(this, itemIndex);
+				const request = recordsApiRequest.call(this, {
+					connection: await connection,
+					method: 'POST',
+					path: `${IMPORT_PATH}${encodeURIComponent(batch.recordTypeId)}`,
+					serializedBody: bodies.take(batchIndex),
+					purpose: 'import',
+					subject: `record type "${batch.recordTypeId}"`,
+					timeoutMs: settings.timeoutMs,
+					retry: { maxAttempts: settings.retryAttempts + 1, retryUnknownOutcome: settings.retryUnknownOutcome },
+					itemIndex,
+				});
+				// Not awaited: the request is on its way while the next body is made.
+				if (settings.concurrency === 1) void bodies.makeAhead(batchIndex + 1);
+				const response = await request;
+				const outcomes = readRecordOutcomes(response.body, batch.positions.length);
+				batch.positions.forEach((position, indexInBatch) => {
+					results.outputs[position] = successOutput(
+						batch,
+						sendableRecord(records[position]),
+						outcomes?.[indexInBatch],
+						response.body,
+						settings,
+					);
+				});
+				results.succeeded.push(batch);
+			} catch (error) {
+				const failure = describeFailure.call(this, error, batch, batches.length, records);
+				results.failures.push(failure);
+				for (const position of batch.positions) results.failedAt[position] = { failure, batch, sent: true };
+			}
+		},
+		mayStart,
+	);
+	bodies.finish();
+	results.notStarted = batches.filter((batch) => !started.has(batch.number));
+	return results;
+}
+

@@ -1,0 +1,355 @@
+/**
+ * Reads a report page by page (spec §4.2). The one paging implementation behind Report → Get Rows and
+ * the Records Report Trigger.
+ *
+ * The spec's rule is "request increasing offsets; a page with fewer rows than `limit` is the last".
+ * Taken literally, that rule loses rows when a service silently serves fewer rows than asked (a cap
+ * on `limit`), and loops forever when a service ignores `offset`. So:
+ *
+ * - Offsets always advance by the rows actually received, never by the page size asked for.
+ * - A short page is not trusted as the end. The next offset is requested once more, alone: no rows
+ *   means the end; rows mean the service caps pages, and the page size drops to what it served, so
+ *   that the following pages are full again. A read that ends on a short page costs one extra
+ *   request; a read whose last page is full ends on the empty page that follows anyway.
+ * - With parallel requests, pages are planned ahead at offset + k × page size and handed on strictly
+ *   in offset order. That plan is only right while every page comes back full: a page with a
+ *   different row count throws away the pages planned after it (they are awaited, never used) and
+ *   planning starts again at the next unread row. At most `concurrency - 1` pages are requested past
+ *   the end of a report; they come back empty and are discarded.
+ * - A page identical to the first page or to the previous one may mean the service ignores `offset`.
+ *   One probe far beyond any real report tells it apart from a report that merely repeats rows:
+ *   rows there mean `offset` is ignored, and the read fails with a clear error after a handful of
+ *   requests instead of looping.
+ * - At most `maxPages` requests are made; reaching that without reaching the end is an error, never
+ *   a silently short result.
+ */
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { ReportColumn, ReportRow } from './rows';
+import type { RecordsFunctions, RetryPolicy } from '../transport';
+import { MAX_CONCURRENCY } from '../requestOptions';
+import { recordsApiRequest, type RecordsConnection, recordsConnection } from '../transport';
+
+export const DEFAULT_PAGE_SIZE = 100;
+export const DEFAULT_MAX_PAGES = 10_000;
+
+/**
+ * Offset of the probe that tells whether the service honours `offset`: beyond any real report, and
+ * small enough that offset + limit still fits a 32-bit integer on the service's side.
+ */
+const OFFSET_PROBE = 1_000_000_000;
+
+export interface ReportPage {
+	/** Index of the page's first row in the report. */
+	offset: number;
+	columns: ReportColumn[];
+	/** The rows as the service sent them, keyed by column id. */
+	rows: ReportRow[];
+}
+
+export interface ReadReportOptions {
+	reportId: string;
+	/** Rows asked for per request (`limit`); lowered automatically when the service serves fewer. */
+	pageSize: number;
+	/** Stop after this many rows; undefined reads the whole report. */
+	maxRows?: number;
+	/** Page requests in flight at once; 1 reads strictly one page after another. */
+	concurrency?: number;
+	/** Safety cap on requests; reaching it before the end is an error. */
+	maxPages?: number;
+	itemIndex?: number;
+	/** Per-request timeout and retry policy; the transport's defaults otherwise. */
+	timeoutMs?: number;
+	retry?: Partial<RetryPolicy>;
+	/**
+	 * Called once per page, in report order; the next page is handed on only after it returns.
+	 * The rows must not be changed: the read compares them with later pages.
+	 */
+	onPage: (page: ReportPage) => void | Promise<void>;
+}
+
+export interface ReadReportSummary {
+	columns: ReportColumn[];
+	rowCount: number;
+	/** Pages handed to `onPage`. */
+	pages: number;
+	/** Requests sent, the discarded and the probing ones included. */
+	requests: number;
+	/** The page size in use at the end, lower than asked when the service caps pages. */
+	pageSize: number;
+}
+
+interface TablePage {
+	columns?: ReportColumn[];
+	rows: ReportRow[];
+}
+
+interface SeenPage {
+	offset: number;
+	signature: string;
+	rows: ReportRow[];
+}
+
+interface PlannedPage {
+	offset: number;
+	limit: number;
+	result: Promise<TablePage>;
+}
+
+export function reportPath(reportId: string): string {
+	return `/api/analysis/reports/${encodeURIComponent(reportId)}/data/table`;
+}
+
+async function fetchTablePage(
+	this: RecordsFunctions,
+	options: ReadReportOptions,
+	connection: RecordsConnection,
+	offset: number,
+	limit: number,
+): Promise<TablePage> {
+	const { reportId, itemIndex } = options;
+	const { body } = await recordsApiRequest.call(this, {
+		method: 'GET',
+		path: reportPath(reportId),
+		qs: { offset, limit },
+		purpose: 'report',
+		subject: `report "${reportId}"`,
+		itemIndex,
+		timeoutMs: options.timeoutMs,
+		retry: options.retry,
+		connection,
+	});
+	const table = body as { columns?: unknown; rows?: unknown } | null;
+	const problem = (what: string) =>
+		new NodeOperationError(
+			this.getNode(),
+			`The service's answer for report "${reportId}" (offset ${offset}) is not a report table: ${what}`,
+			{
+				itemIndex,
+				description:
+					'A report table is a JSON object with a "columns" list and a "rows" list. Check that the Base URL points at the Records installation itself, not at a proxy or login page.',
+			},
+		);
+	if (table === null || typeof table !== 'object' || Array.isArray(table)) {
+		throw problem('it is not a JSON object');
+	}
+	if (!Array.isArray(table.rows)) throw problem('it has no "rows" list');
+	const rows = table.rows as unknown[];
+	for (let i = 0; i < rows.length; i++) {
+		const row = rows[i];
+		if (row === null || typeof row !== 'object' || Array.isArray(row)) {
+			throw problem(`row ${offset + i} is not an object`);
+		}
+	}
+	let columns: ReportColumn[] | undefined;
+	if (table.columns !== undefined) {
+		if (!Array.isArray(table.columns)) throw problem('"columns" is not a list');
+		columns = (table.columns as unknown[]).map((column, index) => {
+			const { id, name } = (column ?? {}) as { id?: unknown; name?: unknown };
+			if (typeof id !== 'string' && typeof id !== 'number') {
+				throw problem(`column ${index + 1} has no id`);
+			}
+			return { id: String(id), name: typeof name === 'string' ? name : String(name ?? '') };
+		});
+	}
+	return { columns, rows: rows as ReportRow[] };
+}
+
+function sameColumns(a: readonly ReportColumn[], b: readonly ReportColumn[]): boolean {
+	if (a.length !== b.length) return false;
+	for (let i = 0; i < a.length; i++) {
+		if (a[i].id !== b[i].id || a[i].name !== b[i].name) return false;
+	}
+	return true;
+}
+
+/** Cheap first test of two pages being the same; the full comparison follows only on a match. */
+function pageSignature(rows: readonly ReportRow[]): string {
+	if (rows.length === 0) return '0';
+	return `${rows.length}\u0000${JSON.stringify(rows[0])}\u0000${JSON.stringify(rows[rows.length - 1])}`;
+}
+
+function samePage(a: readonly ReportRow[], b: readonly ReportRow[]): boolean {
+	return a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** One read of a report: the pages planned ahead, what was delivered, and what the guards remember. */
+class ReportRead {
+	private readonly inFlight: PlannedPage[] = [];
+
+	private readonly discarded: Array<Promise<unknown>> = [];
+
+	private nextOffset = 0;
+
+	delivered = 0;
+
+	requests = 0;
+
+	pages = 0;
+
+	/** After a short page: one request at a time until the service shows more rows, or none. */
+	private confirming = false;
+
+	columns: ReportColumn[] | undefined;
+
+	private first: SeenPage | undefined;
+
+	private previous: SeenPage | undefined;
+
+	private offsetHonoured = false;
+
+	pageSize: number;
+
+	private readonly concurrency: number;
+
+	private readonly maxPages: number;
+
+	constructor(
+		private readonly context: RecordsFunctions,
+		private readonly options: ReadReportOptions,
+		private readonly connection: RecordsConnection,
+	) {
+		this.concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(options.concurrency ?? 1)));
+		this.maxPages = Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES));
+		this.pageSize = Math.max(1, Math.floor(options.pageSize));
+	}
+
+	private request(offset: number, limit: number): Promise<TablePage> {
+		this.requests++;
+		const result = fetchTablePage.call(this.context, this.options, this.connection, offset, limit);
+		// Planned pages may be dropped before they are awaited; their failures must not go unhandled.
+		result.catch(() => undefined);
+		return result;
+	}
+
+	private plan(): void {
+		const { maxRows } = this.options;
+		const window = this.confirming ? 1 : this.concurrency;
+		while (this.inFlight.length < window && this.requests < this.maxPages) {
+			if (maxRows !== undefined && this.nextOffset >= maxRows) return;
+			const limit = maxRows === undefined ? this.pageSize : Math.min(this.pageSize, maxRows - this.nextOffset);
+			this.inFlight.push({ offset: this.nextOffset, limit, result: this.request(this.nextOffset, limit) });
+			this.nextOffset += limit;
+		}
+	}
+
+	private discardPlanned(): void {
+		for (const planned of this.inFlight) this.discarded.push(planned.result.catch(() => undefined));
+		this.inFlight.length = 0;
+	}
+
+	private fail(message: string, description: string): NodeOperationError {
+		return new NodeOperationError(this.context.getNode(), message, { itemIndex: this.options.itemIndex, description });
+	}
+
+	/** Called when a page repeats the first or the previous one: does the service honour offset? */
+	private async checkOffsetHonoured(offset: number, repeatedOffset: number): Promise<void> {
+		const probe = await this.request(OFFSET_PROBE, 1);
+		if (probe.rows.length === 0) {
+			this.offsetHonoured = true;
+			return;
+		}
+		throw this.fail(
+			`The service ignores the offset of report "${this.options.reportId}": it answered offset ${offset} with the same rows as offset ${repeatedOffset}, and still sent rows for offset ${OFFSET_PROBE}`,
+			`Reading stopped after ${this.requests} requests instead of looping forever. The report cannot be paged this way; ask the service's administrator to check the report API, or read fewer rows than one page.`,
+		);
+	}
+
+	/** The next page in offset order, or undefined when the row limit is reached. */
+	private async nextPage(): Promise<{ head: PlannedPage; page: TablePage } | undefined> {
+		this.plan();
+		const head = this.inFlight.shift();
+		if (head === undefined) {
+			const { maxRows } = this.options;
+			if (maxRows !== undefined && this.delivered >= maxRows) return undefined;
+			throw this.fail(
+				`Stopped reading report "${this.options.reportId}" after ${this.requests} requests (the Max Pages limit) without reaching its end; ${this.delivered} rows were read`,
+				'The report has more rows than Max Pages × Page Size, or the service pages incorrectly. Raise Max Pages or Page Size in the options, or use Limit to read only the first rows.',
+			);
+		}
+		return { head, page: await head.result };
+	}
+
+	private checkColumns(page: TablePage, offset: number): ReportColumn[] {
+		if (page.columns !== undefined) {
+			if (this.columns === undefined) {
+				this.columns = page.columns;
+			} else if (!sameColumns(this.columns, page.columns)) {
+				throw this.fail(
+					`The columns of report "${this.options.reportId}" changed while it was being read (at row ${offset})`,
+					'The report was edited during the read. Run the node again.',
+				);
+			}
+		}
+		return (this.columns ??= []);
+	}
+
+	/** Until offset is known to work: a page equal to the first or the previous one needs the probe. */
+	private async checkRepeated(offset: number, rows: ReportRow[]): Promise<void> {
+		if (this.offsetHonoured) return;
+		const seen: SeenPage = { offset, signature: pageSignature(rows), rows };
+		const repeated = [this.first, this.previous].find(
+			(earlier) => earlier !== undefined && earlier.signature === seen.signature && samePage(earlier.rows, rows),
+		);
+		if (repeated !== undefined) await this.checkOffsetHonoured(offset, repeated.offset);
+		this.first ??= seen;
+		this.previous = seen;
+	}
+
+	/** Reads pages until the report ends, the row limit is reached or a guard stops the read. */
+	async run(): Promise<void> {
+		const { onPage, maxRows } = this.options;
+		try {
+			for (;;) {
+				const next = await this.nextPage();
+				if (next === undefined) break;
+				const { head, page } = next;
+				const columns = this.checkColumns(page, head.offset);
+
+				let rows = page.rows;
+				const received = rows.length;
+				if (received === 0) break;
+				await this.checkRepeated(head.offset, rows);
+
+				if (maxRows !== undefined && this.delivered + received > maxRows) {
+					rows = rows.slice(0, maxRows - this.delivered);
+				}
+				this.pages++;
+				await onPage({ offset: head.offset, columns, rows });
+				this.delivered += rows.length;
+				if (maxRows !== undefined && this.delivered >= maxRows) break;
+
+				if (received === head.limit) {
+					this.confirming = false;
+					continue;
+				}
+				// The pages planned after this one assumed it would be full: start again at the next row.
+				this.discardPlanned();
+				this.nextOffset = this.delivered;
+				if (received < head.limit) {
+					this.confirming = true;
+					this.pageSize = Math.min(this.pageSize, received);
+				}
+			}
+		} finally {
+			this.discardPlanned();
+			await Promise.all(this.discarded);
+		}
+	}
+}
+
+export async function readReportPages(
+	this: RecordsFunctions,
+	options: ReadReportOptions,
+): Promise<ReadReportSummary> {
+	const connection = await recordsConnection.call(this, options.itemIndex);
+	const read = new ReportRead(this, options, connection);
+	await read.run();
+	return {
+		columns: read.columns ?? [],
+		rowCount: read.delivered,
+		pages: read.pages,
+		requests: read.requests,
+		pageSize: read.pageSize,
+	};
+}

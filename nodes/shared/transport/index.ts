@@ -1,0 +1,339 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
+	IPollFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import { plainHttpRefusal } from '../../../credentials/RecordsApi.credentials';
+import { apiError } from './errors';
+
+export const CREDENTIAL_TYPE = 'recordsApi';
+
+export type RecordsFunctions =
+	| IExecuteFunctions
+	| IPollFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions;
+
+/** What a request is for; it chooses the permission named in a 401 and the wording of a 404. */
+export type RequestPurpose = 'import' | 'report' | 'api';
+
+export interface RetryPolicy {
+	/** Attempts in all, the first included. 1 turns retries off. */
+	maxAttempts: number;
+	baseDelayMs: number;
+	maxDelayMs: number;
+	/** Longest Retry-After the node will wait for; a longer one fails the request at once. */
+	maxRetryAfterMs: number;
+	/**
+	 * For requests that are not idempotent (imports): also retry failures after which the service
+	 * may already have processed the request (500, 502, 504, a connection reset, a response
+	 * timeout). Off by default, because a retried import of records without the record type's
+	 * key field would create them twice.
+	 */
+	retryUnknownOutcome: boolean;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+	maxAttempts: 5,
+	baseDelayMs: 500,
+	maxDelayMs: 30_000,
+	maxRetryAfterMs: 120_000,
+	retryUnknownOutcome: false,
+};
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+export interface RecordsRequest {
+	method: IHttpRequestMethods;
+	/** Path under the base URL, starting with a slash; path segments must already be encoded. */
+	path: string;
+	qs?: IDataObject;
+	body?: IDataObject | IDataObject[];
+	/**
+	 * A JSON body serialized by the caller (JsonListBody), sent as it is instead of `body`: an import
+	 * serializes its next batch while the current one is on the wire.
+	 */
+	serializedBody?: Buffer;
+	purpose: RequestPurpose;
+	/** Names what the request is about in messages, e.g. `record type "ukoly"`. */
+	subject?: string;
+	timeoutMs?: number;
+	retry?: Partial<RetryPolicy>;
+	itemIndex?: number;
+	/** The credential's address, read once by a caller that sends many requests (recordsConnection). */
+	connection?: RecordsConnection;
+}
+
+/** What the transport needs from the credential besides what its authenticate function adds. */
+export interface RecordsConnection {
+	baseUrl: string;
+	/** Only to redact it from error messages. */
+	secret: string;
+}
+
+export interface RecordsResponse<T = unknown> {
+	body: T;
+	statusCode: number;
+	headers: IDataObject;
+	/** How many attempts it took; more than 1 means the request was retried. */
+	attempts: number;
+}
+
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+/** Statuses after which the service certainly did not process the request. */
+const REFUSED_STATUSES = new Set([429, 503]);
+/** Statuses after which the service may or may not have processed the request. */
+const UNKNOWN_OUTCOME_STATUSES = new Set([500, 502, 504]);
+/** Connection failures that happen before a byte of the request reaches the service. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** Connection failures that can happen after the service received the request. */
+const UNKNOWN_OUTCOME_CODES = new Set([
+	'ECONNRESET',
+	'EPIPE',
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'ESOCKETTIMEDOUT',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+	'ERR_BAD_RESPONSE',
+	'INVALID_JSON',
+]);
+
+export type Outcome =
+	| { kind: 'response'; response: IN8nHttpFullResponse }
+	| { kind: 'failure'; code: string; message: string; statusCode?: number; retryAfterMs?: number };
+
+/** A failure after which the service may already have processed the request. */
+function unknownOutcome(failure: Extract<Outcome, { kind: 'failure' }>): boolean {
+	const status = failure.statusCode;
+	return UNKNOWN_OUTCOME_CODES.has(failure.code) || (status !== undefined && UNKNOWN_OUTCOME_STATUSES.has(status));
+}
+
+/**
+ * Reads and checks the credential's Base URL. n8n decrypts the stored credential on every read, so
+ * a caller sending many requests (the pages of a report, the batches of an import) reads it once
+ * and passes it with each request.
+ */
+export async function recordsConnection(this: RecordsFunctions, itemIndex?: number): Promise<RecordsConnection> {
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE, itemIndex);
+	const baseUrl = String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+	const refusal = plainHttpRefusal(baseUrl, credentials.allowHttp === true);
+	if (refusal) {
+		throw new NodeOperationError(this.getNode(), refusal, { itemIndex });
+	}
+	if (!/^https?:\/\//i.test(baseUrl)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The credential's Base URL "${baseUrl}" is not an http(s) address`,
+			{
+				itemIndex,
+				description: 'Enter the address of your installation, e.g. https://records.example.com',
+			},
+		);
+	}
+	return { baseUrl, secret: String(credentials.token ?? '') };
+}
+
+export async function recordsApiRequest<T = unknown>(
+	this: RecordsFunctions,
+	request: RecordsRequest,
+): Promise<RecordsResponse<T>> {
+	const { baseUrl, secret } = request.connection ?? (await recordsConnection.call(this, request.itemIndex));
+
+	const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...request.retry };
+	const idempotent = IDEMPOTENT_METHODS.has(request.method);
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${baseUrl}${request.path}`,
+		qs: request.qs,
+		body: request.serializedBody ?? request.body,
+		...(request.serializedBody ? { headers: { 'Content-Type': 'application/json' } } : {}),
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		// n8n repeats the Authorization header on redirects, to any host: the token must not follow.
+		disableFollowRedirect: true,
+		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+	};
+
+	for (let attempt = 1; ; attempt++) {
+		const outcome = await send.call(this, options);
+		if (outcome.kind === 'response') {
+			return {
+				body: outcome.response.body as T,
+				statusCode: outcome.response.statusCode,
+				headers: outcome.response.headers as IDataObject,
+				attempts: attempt,
+			};
+		}
+
+		const retryable =
+			NOT_SENT_CODES.has(outcome.code) ||
+			(outcome.statusCode !== undefined && REFUSED_STATUSES.has(outcome.statusCode)) ||
+			((idempotent || policy.retryUnknownOutcome) && unknownOutcome(outcome));
+		const retryAfterTooLong =
+			outcome.retryAfterMs !== undefined && outcome.retryAfterMs > policy.maxRetryAfterMs;
+		if (!retryable || attempt >= policy.maxAttempts || retryAfterTooLong) {
+			const mayHaveProcessed = !idempotent && unknownOutcome(outcome);
+			throw apiError(this, request, outcome, attempt, mayHaveProcessed, secret, policy);
+		}
+		await sleep(
+			outcome.retryAfterMs === undefined
+				? backoffDelay(attempt, policy.baseDelayMs, policy.maxDelayMs)
+				: retryAfterDelay(outcome.retryAfterMs, attempt, policy),
+		);
+	}
+}
+
+async function send(this: RecordsFunctions, options: IHttpRequestOptions): Promise<Outcome> {
+	let response: IN8nHttpFullResponse;
+	try {
+		response = (await this.helpers.httpRequestWithAuthentication.call(
+			this,
+			CREDENTIAL_TYPE,
+			{ ...options },
+		)) as IN8nHttpFullResponse;
+	} catch (error) {
+		const code = findErrorCode(error);
+		if (code === 'ERR_CANCELED') {
+			throw new NodeOperationError(this.getNode(), 'The execution was cancelled');
+		}
+		return { kind: 'failure', code: code ?? 'UNKNOWN', message: describeConnectionFailure(code) };
+	}
+
+	const { statusCode } = response;
+	if (statusCode >= 200 && statusCode < 300) {
+		const body = parseBody(response);
+		if (body === INVALID_JSON) {
+			return {
+				kind: 'failure',
+				code: 'INVALID_JSON',
+				statusCode,
+				message: 'The service sent a response that is not valid JSON (it may have been cut off)',
+			};
+		}
+		return { kind: 'response', response: { ...response, body: body as IN8nHttpFullResponse['body'] } };
+	}
+	if (statusCode >= 300 && statusCode < 400) {
+		return {
+			kind: 'failure',
+			code: `HTTP_${statusCode}`,
+			statusCode,
+			message: headerValue(response.headers, 'location') ?? 'no address given',
+		};
+	}
+	return {
+		kind: 'failure',
+		code: `HTTP_${statusCode}`,
+		statusCode,
+		message: serviceMessage(response.body),
+		retryAfterMs: parseRetryAfter(headerValue(response.headers, 'retry-after')),
+	};
+}
+
+const INVALID_JSON = Symbol('invalid JSON');
+
+function parseBody(response: IN8nHttpFullResponse): unknown {
+	const { body } = response;
+	const contentType = headerValue(response.headers, 'content-type') ?? '';
+	if (typeof body !== 'string' || !contentType.includes('json')) return body;
+	// The HTTP client hands back the raw text when it cannot parse a JSON body.
+	if (body.trim() === '') return {};
+	try {
+		return JSON.parse(body) as unknown;
+	} catch {
+		return INVALID_JSON;
+	}
+}
+
+function headerValue(headers: unknown, name: string): string | undefined {
+	if (!headers || typeof headers !== 'object') return undefined;
+	for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
+		if (key.toLowerCase() === name) return Array.isArray(value) ? String(value[0]) : String(value);
+	}
+	return undefined;
+}
+
+/** Retry-After is either a number of seconds or an HTTP date. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+	if (value === undefined || value.trim() === '') return undefined;
+	const seconds = Number(value);
+	if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+	const date = Date.parse(value);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Exponential backoff with full jitter, so that parallel requests do not retry in lockstep. */
+export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number): number {
+	const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1));
+	return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+}
+
+/**
+ * The wait after an answer with Retry-After: never less than the service asked, plus a random part
+ * as long as that wait (at least the backoff of this attempt, at most maxDelayMs). Readers refused
+ * together (parallel pages, workflows sharing a token) then come back spread over the next window
+ * instead of all at its first moment, where most of them would be refused again.
+ */
+export function retryAfterDelay(
+	retryAfterMs: number,
+	attempt: number,
+	policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
+	random: number = Math.random(),
+): number {
+	const backoff = policy.baseDelayMs * 2 ** (attempt - 1);
+	const spread = Math.min(policy.maxDelayMs, Math.max(retryAfterMs, backoff));
+	return retryAfterMs + Math.round(random * spread);
+}
+
+/** Error codes sit on the HTTP client's error, which n8n wraps once or twice. */
+export function findErrorCode(error: unknown): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+		const { code } = current as { code?: unknown };
+		if (typeof code === 'string' && /^E[A-Z_]+$|^ERR_/.test(code)) return code;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
+function describeConnectionFailure(code: string | undefined): string {
+	switch (code) {
+		case 'ECONNREFUSED':
+			return 'The service refused the connection; check the Base URL and that the service is running';
+		case 'ENOTFOUND':
+		case 'EAI_AGAIN':
+			return "The service's host name could not be resolved; check the Base URL";
+		case 'ECONNRESET':
+		case 'EPIPE':
+			return 'The connection to the service was reset';
+		case 'ETIMEDOUT':
+		case 'ECONNABORTED':
+		case 'ESOCKETTIMEDOUT':
+		case 'ERR_SOCKET_CONNECTION_TIMEOUT':
+			return 'The service did not answer within the timeout';
+		default:
+			return `The request to the service failed${code ? ` (${code})` : ''}`;
+	}
+}
+
+/** The spec does not define an error body; take a message from the usual places. */
+function serviceMessage(body: unknown): string {
+	if (typeof body === 'string') return body.slice(0, 500);
+	if (body && typeof body === 'object') {
+		const { message, error, detail } = body as Record<string, unknown>;
+		for (const candidate of [message, detail, error]) {
+			if (typeof candidate === 'string' && candidate !== '') return candidate.slice(0, 500);
+		}
+	}
+	return '';
+}

@@ -1,0 +1,67 @@
+import { IDENTITY_LENGTH } from '../../../../nodes/shared/report/rows';
+import {
+	NewRowFinder,
+	STATE_KEY,
+	STATE_VERSION,
+	nextRemembered,
+	readRemembered,
+	splitIdentities,
+	stateConfig,
+} from '../../../../nodes/RecordsReportTrigger/rememberedRows';
+
+describe('remembered identities', () => {
+	it('keeps rows gone from the report before the current rows, and cuts the oldest first', () => {
+		expect(nextRemembered(['a', 'b', 'c'], ['c', 'd'], 10)).toEqual(['a', 'b', 'c', 'd']);
+		expect(nextRemembered(['a', 'b', 'c'], ['c', 'd'], 3)).toEqual(['b', 'c', 'd']);
+		expect(nextRemembered(['a', 'b', 'c'], ['c', 'd'], 2)).toEqual(['c', 'd']);
+		// A row seen again moves behind the rows that left the report.
+		expect(nextRemembered(['x', 'y'], ['x', 'z'], 3)).toEqual(['y', 'x', 'z']);
+	});
+
+	it('round-trips through the stored string', () => {
+		const ids = ['aaaaaaaaaaaa', 'bbbbbbbbbbbb'];
+		expect(splitIdentities(ids.join(''))).toEqual(ids);
+		expect(splitIdentities('')).toEqual([]);
+	});
+
+	it('uses a stored state only for the same report and identity', () => {
+		const config = stateConfig('bank', 'columns', ['c1']);
+		const staticData = { [STATE_KEY]: { version: STATE_VERSION, config, identities: 'x'.repeat(IDENTITY_LENGTH), count: 1 } };
+		expect(readRemembered(staticData, config)?.count).toBe(1);
+		expect(readRemembered(staticData, stateConfig('bank', 'columns', ['c2']))).toBeUndefined();
+		expect(readRemembered(staticData, stateConfig('costs', 'columns', ['c1']))).toBeUndefined();
+		expect(readRemembered({}, config)).toBeUndefined();
+		expect(readRemembered({ [STATE_KEY]: { version: STATE_VERSION, config, identities: 'short' } }, config)).toBeUndefined();
+	});
+});
+
+describe('new row finder', () => {
+	it('finds rows whose key is not remembered; a key met twice in one read is one row', () => {
+		const first = new NewRowFinder(['c1'], true, new Set());
+		expect(['TX1', 'TX2', 'TX1'].map((id) => first.visit({ c1: id, c2: 'x' }))).toEqual([true, true, false]);
+		expect(first.identities).toHaveLength(2);
+
+		const next = new NewRowFinder(['c1'], true, new Set(first.identities));
+		expect(next.visit({ c1: 'TX1', c2: 'changed' })).toBe(false);
+		expect(next.visit({ c1: 'TX3', c2: 'x' })).toBe(true);
+	});
+
+	it('by whole row, counts identical rows as separate entries', () => {
+		const fee = { c1: '1.1.2026', c2: '-10,00', c3: 'Poplatek' };
+		const first = new NewRowFinder(['c1', 'c2', 'c3'], false, new Set());
+		expect([first.visit(fee), first.visit({ ...fee })]).toEqual([true, true]);
+		expect(new Set(first.identities).size).toBe(2);
+
+		// The same two copies again: nothing new; a third copy: new.
+		const next = new NewRowFinder(['c1', 'c2', 'c3'], false, new Set(first.identities));
+		expect([next.visit(fee), next.visit(fee), next.visit(fee)]).toEqual([false, false, true]);
+		// An edited row is a new row.
+		expect(next.visit({ ...fee, c2: '-11,00' })).toBe(true);
+	});
+
+	it('identifies rows of a report without column definitions by all their cells', () => {
+		const finder = new NewRowFinder([], false, new Set());
+		expect([finder.visit({ a: '1' }), finder.visit({ a: '2' })]).toEqual([true, true]);
+		expect(new NewRowFinder([], false, new Set(finder.identities)).visit({ a: '2' })).toBe(false);
+	});
+});

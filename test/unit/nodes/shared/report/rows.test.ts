@@ -1,0 +1,161 @@
+import {
+	columnKeys,
+	createRowShaper,
+	identityOf,
+	IDENTITY_LENGTH,
+	parseColumnList,
+	reportIdFromReference,
+	resolveColumns,
+	rowIdentityText,
+} from '../../../../../nodes/shared/report/rows';
+
+const COSTS = [
+	{ id: 'c1', name: 'Interní číslo' },
+	{ id: 'c2', name: 'Částka' },
+	{ id: 'c3', name: 'Částka' },
+	{ id: 'c4', name: 'Datum' },
+];
+
+describe('column keys', () => {
+	it('keeps unique names and numbers later duplicates from 2', () => {
+		expect(columnKeys(COSTS, 'name')).toEqual(['Interní číslo', 'Částka', 'Částka (2)', 'Datum']);
+		expect(
+			columnKeys(
+				[
+					{ id: 'a', name: 'X' },
+					{ id: 'b', name: 'X' },
+					{ id: 'c', name: 'X' },
+				],
+				'name',
+			),
+		).toEqual(['X', 'X (2)', 'X (3)']);
+	});
+
+	it('never takes the key of a column really named like a numbered duplicate', () => {
+		const keys = columnKeys(
+			[
+				{ id: 'a', name: 'Částka' },
+				{ id: 'b', name: 'Částka' },
+				{ id: 'c', name: 'Částka (2)' },
+			],
+			'name',
+		);
+		expect(keys).toEqual(['Částka', 'Částka (3)', 'Částka (2)']);
+		expect(new Set(keys).size).toBe(3);
+	});
+
+	it('treats names that differ only in Unicode normalisation as the same name', () => {
+		const decomposed = 'Částka'.normalize('NFD');
+		expect(decomposed).not.toBe('Částka');
+		expect(
+			columnKeys(
+				[
+					{ id: 'a', name: 'Částka' },
+					{ id: 'b', name: decomposed },
+				],
+				'name',
+			),
+		).toEqual(['Částka', 'Částka (2)']);
+	});
+
+	it('falls back to the id for a blank name, and keys by id on request', () => {
+		expect(columnKeys([{ id: 'c9', name: '  ' }], 'name')).toEqual(['c9']);
+		expect(columnKeys(COSTS, 'id')).toEqual(['c1', 'c2', 'c3', 'c4']);
+	});
+});
+
+describe('column references', () => {
+	it('matches by output key, id, or name (a shared name matches all its columns)', () => {
+		expect(resolveColumns(COSTS, ['Částka (2)'])).toEqual({ indexes: [2], unknown: [] });
+		expect(resolveColumns(COSTS, ['c4', 'Interní číslo'])).toEqual({ indexes: [0, 3], unknown: [] });
+		expect(resolveColumns(COSTS, ['Částka'])).toEqual({ indexes: [1, 2], unknown: [] });
+		expect(resolveColumns(COSTS, ['Cena', 'c1'])).toEqual({ indexes: [0], unknown: ['Cena'] });
+	});
+
+	it('splits lists at commas and line breaks', () => {
+		expect(parseColumnList(' Částka, c4 ,\nDatum,, ')).toEqual(['Částka', 'c4', 'Datum']);
+		expect(parseColumnList(undefined)).toEqual([]);
+	});
+});
+
+describe('row shaper', () => {
+	const columns = [
+		{ id: 'c1', name: 'ID' },
+		{ id: 'c2', name: 'Částka' },
+		{ id: 'c3', name: 'Částka' },
+		{ id: 'c4', name: 'Datum' },
+		{ id: 'c5', name: 'VS' },
+	];
+	const row = { c1: 'TX1', c2: '1 234,50', c3: '12', c4: '24.1.2026', c5: '0012345' };
+
+	it('keys by name with duplicates numbered, and passes cells unchanged by default', () => {
+		const { shape } = createRowShaper(columns, { outputKeys: 'name', conversion: 'none' });
+		expect(shape(row)).toEqual({ ID: 'TX1', Částka: '1 234,50', 'Částka (2)': '12', Datum: '24.1.2026', VS: '0012345' });
+	});
+
+	it('passes rows keyed by id through without copying', () => {
+		const { shape } = createRowShaper(columns, { outputKeys: 'id', conversion: 'none' });
+		expect(shape(row)).toBe(row);
+	});
+
+	it('converts only unambiguous values in all columns: decimal-comma numbers and dates', () => {
+		const { shape } = createRowShaper(columns, { outputKeys: 'name', conversion: 'auto' });
+		expect(shape(row)).toEqual({ ID: 'TX1', Částka: 1234.5, 'Částka (2)': '12', Datum: '2026-01-24', VS: '0012345' });
+	});
+
+	it('converts the named columns only, whole numbers too, and empty cells to null', () => {
+		const { shape } = createRowShaper(columns, {
+			outputKeys: 'id',
+			conversion: 'columns',
+			numberColumns: [2],
+			dateColumns: [3],
+		});
+		expect(shape(row)).toEqual({ c1: 'TX1', c2: '1 234,50', c3: 12, c4: '2026-01-24', c5: '0012345' });
+		expect(shape({ ...row, c3: ' ', c4: '' })).toMatchObject({ c3: null, c4: null });
+		expect(shape({ ...row, c3: 'n/a', c4: '31.2.2026' })).toMatchObject({ c3: 'n/a', c4: '31.2.2026' });
+		expect(row.c3).toBe('12');
+	});
+
+	it('passes rows through when the report lists no columns', () => {
+		const { shape } = createRowShaper([], { outputKeys: 'name', conversion: 'auto' });
+		expect(shape(row)).toBe(row);
+	});
+});
+
+describe('report reference', () => {
+	it('takes an id as it is', () => {
+		expect(reportIdFromReference('id', ' bank-transactions ')).toBe('bank-transactions');
+		expect(reportIdFromReference('id', 42)).toBe('42');
+	});
+
+	it('extracts the id from a sharing URL, also when pasted as an ID', () => {
+		expect(reportIdFromReference('url', 'https://rec.example.com/analysis/reports/bank-transactions?tab=api')).toBe(
+			'bank-transactions',
+		);
+		expect(reportIdFromReference('url', 'https://rec.example.com/api/analysis/reports/a%20b/data/table')).toBe('a b');
+		expect(reportIdFromReference('id', 'https://rec.example.com/reports/costs#share')).toBe('costs');
+	});
+
+	it('explains what is wrong with a bad reference', () => {
+		expect(() => reportIdFromReference('id', '')).toThrow(/No report is given/);
+		expect(() => reportIdFromReference('id', 'bank transactions')).toThrow(/contains white space/);
+		expect(() => reportIdFromReference('url', 'https://rec.example.com/analysis/table/7')).toThrow(
+			/does not contain "\/reports\/<report ID>"/,
+		);
+		expect(() => reportIdFromReference('url', 'https://x/reports/%E0%A4%A')).toThrow(/percent-encoded/);
+	});
+});
+
+describe('row identity', () => {
+	it('is a fixed-width hash of the chosen cells in column order', () => {
+		const a = identityOf(rowIdentityText({ c1: 'TX1', c2: '5' }, ['c1']));
+		expect(a).toHaveLength(IDENTITY_LENGTH);
+		expect(identityOf(rowIdentityText({ c1: 'TX1', c2: '6' }, ['c1']))).toBe(a);
+		expect(identityOf(rowIdentityText({ c1: 'TX2', c2: '5' }, ['c1']))).not.toBe(a);
+	});
+
+	it('does not confuse cells that would run together as text', () => {
+		expect(rowIdentityText({ a: 'x,y', b: '' }, ['a', 'b'])).not.toBe(rowIdentityText({ a: 'x', b: 'y' }, ['a', 'b']));
+		expect(rowIdentityText({ a: '' }, ['a'])).not.toBe(rowIdentityText({}, ['a']));
+	});
+});
