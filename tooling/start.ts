@@ -15,7 +15,16 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { RECORD_TYPES, REPORTS, startSandbox, TOKENS } from './sandbox/server';
-import { EXAMPLE_CALLER_CREDENTIAL, EXAMPLE_CREDENTIAL, EXAMPLE_N8N_URL, exampleImports, prepareSandboxForExamples } from './examples/examples';
+import {
+	EXAMPLE_CALLER_CREDENTIAL,
+	EXAMPLE_CREDENTIAL,
+	EXAMPLE_MCP_CREDENTIAL,
+	EXAMPLE_MCP_PATH,
+	EXAMPLE_N8N_URL,
+	exampleImports,
+	newMcpToken,
+	prepareSandboxForExamples,
+} from './examples/examples';
 import { defaultOwner, N8nInstance } from './n8n/n8nInstance';
 import { buildPackage, packPackage } from './n8n/package';
 import { cacheDir } from './lib/paths';
@@ -26,6 +35,13 @@ import { startStandIns } from './examples/stand-ins';
 const demoDir = join(cacheDir, 'demo');
 
 const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
+
+/** The token MCP clients of the demo send; made once per demo folder, so connected clients keep working. */
+function demoMcpToken(): string {
+	const file = join(demoDir, 'mcp-token');
+	if (!existsSync(file)) writeFileSync(file, newMcpToken(), { mode: 0o600 });
+	return readFileSync(file, 'utf8').trim();
+}
 
 function parseOptions() {
 	const { values } = parseArgs({
@@ -96,12 +112,15 @@ async function main(): Promise<void> {
 	const standIns = await startStandIns({ port: options.standInsPort });
 	stopOnSignal.push(() => standIns.close());
 
-	const { credentials, workflows: examples } = exampleImports(sandbox.baseUrl, TOKENS.full, standIns.baseUrl);
+	const mcpToken = demoMcpToken();
+	const { credentials, workflows: examples } = exampleImports(sandbox.baseUrl, TOKENS.full, standIns.baseUrl, mcpToken);
 	// Importing boots n8n's CLI twice (several seconds): only when the credentials or examples changed.
 	const fingerprint = createHash('sha256').update(JSON.stringify({ credentials, examples })).digest('hex');
 	const fingerprintFile = join(demoDir, 'imported.sha256');
 	if (!existsSync(fingerprintFile) || readFileSync(fingerprintFile, 'utf8') !== fingerprint) {
-		say(`importing the credentials "${EXAMPLE_CREDENTIAL.name}", "${EXAMPLE_CALLER_CREDENTIAL.name}" and ${examples.length} example workflow(s)`);
+		say(
+			`importing the credentials "${EXAMPLE_CREDENTIAL.name}", "${EXAMPLE_CALLER_CREDENTIAL.name}", "${EXAMPLE_MCP_CREDENTIAL.name}" and ${examples.length} example workflow(s)`,
+		);
 		await n8n.importCredentials(credentials);
 		await n8n.importWorkflows(examples);
 		writeFileSync(fingerprintFile, fingerprint);
@@ -124,10 +143,11 @@ async function main(): Promise<void> {
 			'',
 			`  n8n:              ${url}`,
 			`  sign in as:       ${owner.email} / ${owner.password}`,
-			`  credentials:      "${EXAMPLE_CREDENTIAL.name}" (Records API, pointing at the sandbox), "${EXAMPLE_CALLER_CREDENTIAL.name}" (the service's calls)`,
+			`  credentials:      "${EXAMPLE_CREDENTIAL.name}" (Records API, pointing at the sandbox), "${EXAMPLE_CALLER_CREDENTIAL.name}" (the service's calls), "${EXAMPLE_MCP_CREDENTIAL.name}" (the MCP server's token)`,
 			`  Records sandbox:  ${sandbox.baseUrl}  (record types ${Object.values(RECORD_TYPES).join(', ')} and the examples'; reports ${Object.values(REPORTS).join(', ')})`,
 			`  examples:         ${examples.length} workflows, active; how to try each: examples/README.md`,
 			`  stand-ins:        ${standIns.baseUrl}  (what the examples sent: ${standIns.baseUrl}/__received)`,
+			`  MCP server:       ${url}/mcp/${EXAMPLE_MCP_PATH}  (header Authorization: Bearer ${mcpToken}; see examples/README.md)`,
 			...(new URL(EXAMPLE_N8N_URL).port === String(options.port)
 				? []
 				: [`  note:             the call files in examples/sandbox call ${EXAMPLE_N8N_URL}; change their url to ${url}`]),

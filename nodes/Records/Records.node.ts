@@ -12,6 +12,7 @@ import * as invoice from './actions/invoice/Invoice.resource';
 import * as record from './actions/record/Record.resource';
 import * as report from './actions/report/Report.resource';
 import { router } from './actions/router';
+import { toolDescriptionProperties } from './actions/tool/description';
 import * as workflowCall from './actions/workflowCall/WorkflowCall.resource';
 
 /** What the node does, in words, under its name on the canvas; each resource has one operation. */
@@ -49,6 +50,7 @@ export class Records implements INodeType {
 			},
 		],
 		properties: [
+			...toolDescriptionProperties,
 			{
 				displayName: 'Resource',
 				name: 'resource',

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -24,6 +24,20 @@ export const EXAMPLE_CREDENTIAL = { id: 'RecordsSandbox01', name: 'Records sandb
 export const EXAMPLE_CALLER_CREDENTIAL = { id: 'RecordsCalls01', name: 'Records service calls' } as const;
 export const EXAMPLE_CALLER = { user: 'records-service', password: 'demo-password-for-calls' } as const;
 
+/**
+ * Id and name by which the MCP example refers to the Bearer credential its MCP clients must send.
+ * The token is made per installation (`npm start` keeps its own; the tests make theirs).
+ */
+export const EXAMPLE_MCP_CREDENTIAL = { id: 'RecordsMcp01', name: 'Records MCP clients' } as const;
+
+/** The MCP example's path: its tools are served at `<n8n>/mcp/records-tools`. */
+export const EXAMPLE_MCP_PATH = 'records-tools';
+
+/** A token for the MCP example's Bearer credential, too long to guess. */
+export function newMcpToken(): string {
+	return randomBytes(24).toString('base64url');
+}
+
 /** The n8n address the call files of examples/sandbox use: `npm start`'s default. */
 export const EXAMPLE_N8N_URL = 'http://127.0.0.1:5678';
 
@@ -39,6 +53,11 @@ export function exampleCredential(sandboxBaseUrl: string, token: string): Creden
 /** The credential the Records Trigger examples check the service's calls against. */
 export function exampleCallerCredential(): CredentialJson {
 	return { ...EXAMPLE_CALLER_CREDENTIAL, type: 'recordsTriggerBasicAuthApi', data: { ...EXAMPLE_CALLER } };
+}
+
+/** The Bearer credential the MCP example's clients must present (`Authorization: Bearer <token>`). */
+export function exampleMcpCredential(token: string): CredentialJson {
+	return { ...EXAMPLE_MCP_CREDENTIAL, type: 'httpBearerAuth', data: { token } };
 }
 
 /** The example workflows; a file without an id gets one derived from its name, so re-imports replace it. */
@@ -66,16 +85,17 @@ export function localizeExample<T>(example: T, standInsBaseUrl: string): T {
 
 /**
  * What `npm start` and the end-to-end tests import into n8n: the credentials the examples refer to
- * (the Records API one pointing at the sandbox with the given token) and the example workflows,
- * their outside systems pointed at the stand-ins.
+ * (the Records API one pointing at the sandbox with the given token, the MCP example's with
+ * `mcpToken`) and the example workflows, their outside systems pointed at the stand-ins.
  */
 export function exampleImports(
 	sandboxBaseUrl: string,
 	token: string,
 	standInsBaseUrl: string,
+	mcpToken = newMcpToken(),
 ): { credentials: CredentialJson[]; workflows: WorkflowJson[] } {
 	return {
-		credentials: [exampleCredential(sandboxBaseUrl, token), exampleCallerCredential()],
+		credentials: [exampleCredential(sandboxBaseUrl, token), exampleCallerCredential(), exampleMcpCredential(mcpToken)],
 		// The file names are not part of the workflows n8n stores.
 		workflows: readExamples().map(({ file: _file, ...workflow }) => localizeExample(workflow, standInsBaseUrl)),
 	};

@@ -420,6 +420,17 @@ function observingErrors(nodeType: INodeType, onError: (error: unknown) => void)
 }
 
 /**
+ * The tool variant of a node type as n8n names it (`<name>Tool`), which is how the node and n8n's
+ * `@tool` display option tell tool use. The harness runs it as a workflow node, the way n8n 2.x runs
+ * a tool node an AI Agent calls; `$fromAI()` values come from the input item, as there.
+ */
+export function toolVariant(nodeType: INodeType): INodeType {
+	const variant = Object.create(nodeType) as INodeType;
+	variant.description = { ...nodeType.description, name: `${nodeType.description.name}Tool` };
+	return variant;
+}
+
+/**
  * Runs `nodeType` in a two-node workflow (manual start → node) through n8n's WorkflowExecute, the
  * way n8n runs a workflow started by hand in the editor. Rejects with n8n's WorkflowHasIssuesError,
  * before any request, when the node's parameters fail its description's own checks.

@@ -51,6 +51,8 @@ export interface ReadReportOptions {
 	reportId: string;
 	/** Rows asked for per request (`limit`); lowered automatically when the service serves fewer. */
 	pageSize: number;
+	/** Index of the first row to read (the first `offset` asked for); default 0. */
+	startOffset?: number;
 	/** Stop after this many rows; undefined reads the whole report. */
 	maxRows?: number;
 	/** Page requests in flight at once; 1 reads strictly one page after another. */
@@ -179,7 +181,9 @@ class ReportRead {
 
 	private readonly discarded: Array<Promise<unknown>> = [];
 
-	private nextOffset = 0;
+	private readonly startOffset: number;
+
+	private nextOffset: number;
 
 	delivered = 0;
 
@@ -212,6 +216,8 @@ class ReportRead {
 		this.concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(options.concurrency ?? 1)));
 		this.maxPages = Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES));
 		this.pageSize = Math.max(1, Math.floor(options.pageSize));
+		this.startOffset = Math.max(0, Math.floor(options.startOffset ?? 0));
+		this.nextOffset = this.startOffset;
 	}
 
 	private request(offset: number, limit: number): Promise<TablePage> {
@@ -226,8 +232,9 @@ class ReportRead {
 		const { maxRows } = this.options;
 		const window = this.confirming ? 1 : this.concurrency;
 		while (this.inFlight.length < window && this.requests < this.maxPages) {
-			if (maxRows !== undefined && this.nextOffset >= maxRows) return;
-			const limit = maxRows === undefined ? this.pageSize : Math.min(this.pageSize, maxRows - this.nextOffset);
+			const planned = this.nextOffset - this.startOffset;
+			if (maxRows !== undefined && planned >= maxRows) return;
+			const limit = maxRows === undefined ? this.pageSize : Math.min(this.pageSize, maxRows - planned);
 			this.inFlight.push({ offset: this.nextOffset, limit, result: this.request(this.nextOffset, limit) });
 			this.nextOffset += limit;
 		}
@@ -325,7 +332,7 @@ class ReportRead {
 				}
 				// The pages planned after this one assumed it would be full: start again at the next row.
 				this.discardPlanned();
-				this.nextOffset = this.delivered;
+				this.nextOffset = this.startOffset + this.delivered;
 				if (received < head.limit) {
 					this.confirming = true;
 					this.pageSize = Math.min(this.pageSize, received);
