@@ -84,7 +84,7 @@ export const pagingOptions: INodeProperties[] = [
 /** How rows are output; shared by Get Rows and the trigger. */
 export const rowOutputOptions: INodeProperties[] = [
 	{
-		displayName: 'Convert Czech Numbers and Dates',
+		displayName: 'Convert Czech Formats',
 		name: 'conversion',
 		type: 'options',
 		default: 'none',

@@ -9,10 +9,13 @@ export const DEFAULT_BATCH_SIZE = 100;
 
 export const properties: INodeProperties[] = [
 	{
+		// A callout's text is a sentence, as a notice's is (the rule knows only notices).
+		// eslint-disable-next-line n8n-nodes-base/node-param-display-name-miscased
 		displayName:
 			'The service does not document what an import returns. Each output item shows the record as sent and, when the response lists it, whether the record was created or edited; otherwise its status is "imported".',
 		name: 'responseNotice',
-		type: 'notice',
+		// Information, not a warning: n8n draws a notice in warning colours, a callout in neutral ones.
+		type: 'callout',
 		default: '',
 	},
 	{
@@ -151,7 +154,7 @@ export const properties: INodeProperties[] = [
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
-		placeholder: 'Add Option',
+		placeholder: 'Add option',
 		default: {},
 		options: [
 			{
