@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { CredentialJson, WorkflowJson } from '../n8n/n8nInstance';
 import { repoRoot } from '../lib/paths';
 import { requestText } from '../lib/request';
+import { REPORTS } from '../sandbox/seeds';
 import { OUTSIDE_SYSTEMS } from './stand-ins';
 
 export const examplesDir = join(repoRoot, 'examples');
@@ -45,12 +46,20 @@ export const EXAMPLE_N8N_URL = 'http://127.0.0.1:5678';
 /**
  * The credential the examples use, pointing at a running Records sandbox: Allow Plain HTTP only when
  * the sandbox serves plain HTTP (over HTTPS, n8n trusts the sandbox's CA through NODE_EXTRA_CA_CERTS).
+ * It names a report the sandbox shares for the connection test, so that opening it in the editor
+ * shows a passing test.
  */
 export function exampleCredential(sandboxBaseUrl: string, token: string): CredentialJson {
 	return {
 		...EXAMPLE_CREDENTIAL,
 		type: 'recordsApi',
-		data: { baseUrl: sandboxBaseUrl, token, allowHttp: sandboxBaseUrl.startsWith('http://') },
+		data: {
+			baseUrl: sandboxBaseUrl,
+			token,
+			allowHttp: sandboxBaseUrl.startsWith('http://'),
+			testWith: 'report',
+			testReportId: REPORTS.costs,
+		},
 	};
 }
 

@@ -38,6 +38,12 @@ export function tarballProblems(files: string[], pkg: PackageJson): string[] {
 			`${unexpected.length} file(s) outside dist/, package.json, README and LICENSE: ${unexpected.slice(0, 10).join(', ')}${unexpected.length > 10 ? ', …' : ''}`,
 		);
 	}
+	// A map names the .ts sources it was made from, which the package does not ship: a stack trace
+	// in n8n would point users at files they cannot open.
+	const maps = files.filter((file) => file.endsWith('.map'));
+	if (maps.length > 0) {
+		problems.push(`${maps.length} source map(s) whose .ts sources are not in the package: ${maps.slice(0, 3).join(', ')}${maps.length > 3 ? ', …' : ''}`);
+	}
 	const declared = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])];
 	if (declared.length === 0) problems.push('package.json has no n8n.nodes or n8n.credentials entries');
 	for (const path of declared) {

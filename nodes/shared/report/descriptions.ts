@@ -2,8 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { REPORT_ID_REGEX, REPORT_URL_REGEX } from './rows';
 import { DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE } from './paging';
-import { MAX_CONCURRENCY } from '../requestOptions';
-import { retryAttemptsOption, timeoutOption } from '../requestOptions';
+import { MAX_CONCURRENCY, retryAttemptsOption, timeoutOption } from '../requestOptions';
 
 /** The report, by ID or by the URL from its sharing dialog; shared by Get Rows and the trigger. */
 export const reportLocator: INodeProperties = {
@@ -85,7 +84,7 @@ export const pagingOptions: INodeProperties[] = [
 /** How rows are output; shared by Get Rows and the trigger. */
 export const rowOutputOptions: INodeProperties[] = [
 	{
-		displayName: 'Convert Czech Numbers and Dates',
+		displayName: 'Convert Czech Formats',
 		name: 'conversion',
 		type: 'options',
 		default: 'none',
@@ -118,7 +117,7 @@ export const rowOutputOptions: INodeProperties[] = [
 		placeholder: 'e.g. Datum splatnosti, c5',
 		displayOptions: { show: { conversion: ['columns'] } },
 		description:
-			'Columns (names or IDs, separated by commas) whose d.m.yyyy dates become ISO dates yyyy-mm-dd. A value that is not such a date stays as it is.',
+			'Columns (names or IDs, separated by commas) whose d.m.yyyy dates become ISO dates yyyy-mm-dd. A value that is not such a date stays as it is. (In the example, "Datum splatnosti" is a Czech column name: "due date".)',
 	},
 	{
 		displayName: 'Include Column Metadata',
@@ -136,7 +135,7 @@ export const rowOutputOptions: INodeProperties[] = [
 		placeholder: 'e.g. Částka, Částka (2), c3',
 		displayOptions: { show: { conversion: ['columns'] } },
 		description:
-			'Columns (names or IDs, separated by commas) whose numbers, such as 1 234,50, become JSON numbers. A value that is not a number, or has more than 15 digits, stays as it is.',
+			'Columns (names or IDs, separated by commas) whose numbers, such as 1 234,50, become JSON numbers (in the example, "Částka" is Czech for "amount"). A value that is not a number, or has more than 15 digits, stays as it is.',
 	},
 	{
 		displayName: 'Output Keys',
@@ -149,7 +148,7 @@ export const rowOutputOptions: INodeProperties[] = [
 				name: 'Column Names',
 				value: 'name',
 				description:
-					'E.g. "Částka". When several columns share a name, the later ones get " (2)", " (3)", and so on.',
+					'E.g. "Částka" (Czech for "amount"). When several columns share a name, the later ones get " (2)", " (3)", and so on.',
 			},
 			{
 				name: 'Column IDs',

@@ -30,10 +30,15 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { PageSizer, type PageSizeSetting } from './pageSize';
-import type { ReportColumn, ReportRow } from './rows';
-import type { RecordsFunctions, RetryPolicy } from '../transport';
 import { MAX_CONCURRENCY } from '../requestOptions';
-import { recordsApiRequest, type RecordsConnection, recordsConnection } from '../transport';
+import {
+	recordsApiRequest,
+	type RecordsConnection,
+	recordsConnection,
+	type RecordsFunctions,
+	type RetryPolicy,
+} from '../transport';
+import type { ReportColumn, ReportRow } from './rows';
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const DEFAULT_MAX_PAGES = 10_000;

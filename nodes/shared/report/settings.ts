@@ -15,10 +15,8 @@ import {
 } from './rows';
 import { DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE } from './paging';
 import type { PageSizeSetting } from './pageSize';
-import { MAX_CONCURRENCY } from '../requestOptions';
 import { choice, wholeNumber } from '../parameters/kit';
-import { type RequestSettings } from '../requestOptions';
-import { requestSettings } from '../requestOptions';
+import { MAX_CONCURRENCY, type RequestSettings, requestSettings } from '../requestOptions';
 
 export interface ReportReadSettings {
 	pageSize: PageSizeSetting;
@@ -92,7 +90,7 @@ export function reportReadSettings(
 		}),
 		includeColumns: options.includeColumns === true,
 		conversion: choice(node, options.conversion, {
-			label: 'Convert Czech Numbers and Dates',
+			label: 'Convert Czech Formats',
 			allowed: ['none', 'auto', 'columns'] as const,
 			fallback: 'none',
 			itemIndex,
@@ -148,7 +146,7 @@ export function reportShaper(
 	if (converting && settings.numberColumns.length === 0 && settings.dateColumns.length === 0) {
 		throw new NodeOperationError(
 			node,
-			'"Convert Czech Numbers and Dates" is set to "In Columns I Name", but no Number Columns or Date Columns are given',
+			'"Convert Czech Formats" is set to "In Columns I Name", but no Number Columns or Date Columns are given',
 			{
 				itemIndex,
 				description: `List the columns to convert, by name or ID. The report's columns: ${describeColumns(columns) || 'none'}.`,

@@ -205,7 +205,9 @@ export async function recordsApiRequest<T = unknown>(
 			throw apiError(this, request, outcome, attempt, mayHaveProcessed, secret, policy);
 		}
 		await sleep(
-			outcome.retryAfterMs ?? backoffDelay(attempt, policy.baseDelayMs, policy.maxDelayMs),
+			outcome.retryAfterMs === undefined
+				? backoffDelay(attempt, policy.baseDelayMs, policy.maxDelayMs)
+				: retryAfterDelay(outcome.retryAfterMs, attempt, policy),
 		);
 	}
 }
@@ -297,6 +299,23 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number): number {
 	const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1));
 	return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+}
+
+/**
+ * The wait after an answer with Retry-After: never less than the service asked, plus a random part
+ * as long as that wait (at least the backoff of this attempt, at most maxDelayMs). Readers refused
+ * together (parallel pages, workflows sharing a token) then come back spread over the next window
+ * instead of all at its first moment, where most of them would be refused again.
+ */
+export function retryAfterDelay(
+	retryAfterMs: number,
+	attempt: number,
+	policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
+	random: number = Math.random(),
+): number {
+	const backoff = policy.baseDelayMs * 2 ** (attempt - 1);
+	const spread = Math.min(policy.maxDelayMs, Math.max(retryAfterMs, backoff));
+	return retryAfterMs + Math.round(random * spread);
 }
 
 /**

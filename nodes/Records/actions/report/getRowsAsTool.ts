@@ -45,7 +45,8 @@ export const toolProperties: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. Datum, Částka, Zpráva',
 		displayOptions: { show: { ...inTool, output: ['fields'] } },
-		description: 'The columns to return, by name or ID, separated by commas',
+		description:
+			'The columns to return, by name or ID, separated by commas (in the example, Czech column names: date, amount, message)',
 	},
 ];
 
