@@ -108,6 +108,22 @@ export class RecordsApi implements ICredentialType {
 			description:
 				'Whether to allow an http:// base URL. The service requires TLS; turn this on only for a local test server on loopback.',
 		},
+		{
+			displayName: 'Ignore SSL Issues (Insecure)',
+			name: 'ignoreSSLIssues',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to connect even when the service's certificate cannot be verified (unknown CA, expired, another host name). Prefer trusting your CA: start n8n with NODE_EXTRA_CA_CERTS set to its certificate file.",
+		},
+		{
+			displayName:
+				'Insecure: the token is sent to whoever answers at this address, even an impostor. Use only on a network you control, and prefer NODE_EXTRA_CA_CERTS.',
+			name: 'ignoreSSLIssuesNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { ignoreSSLIssues: [true] } },
+		},
 	];
 
 	/**
@@ -137,6 +153,7 @@ export class RecordsApi implements ICredentialType {
 			// the declared type only knows literal methods.
 			method: '={{$credentials.testWith === "import" ? "POST" : "GET"}}' as IHttpRequestMethods,
 			body: '={{$credentials.testWith === "import" ? { "data": [] } : undefined}}',
+			skipSslCertificateValidation: '={{$credentials.ignoreSSLIssues === true}}',
 		},
 		rules: [
 			{

@@ -28,8 +28,14 @@ const addFault = async (rule: IDataObject) => await addFaults(sandbox, { route: 
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
+/**
+ * Get Rows as version 1 of the node runs it: the tests state that version's paging (100 rows per page
+ * unless Page Size says otherwise), which saved workflows keep. Version 1.1's adaptive page size has
+ * its own tests below.
+ */
 function getRows(parameters: IDataObject, extra: Partial<RunNodeOptions> = {}) {
 	return runNode({
+		typeVersion: 1,
 		nodeType: new Records(),
 		parameters: {
 			resource: 'report',
@@ -399,6 +405,80 @@ describe('Report → Get Rows: failures while paging', () => {
 
 		expect(error?.message).toBe('The service is unavailable or failed (503) (after 3 attempts)');
 		expect(reportRequests()).toBe(3);
+	});
+});
+
+describe('Report → Get Rows version 1.1: adaptive page size', () => {
+	const getRowsV11 = (parameters: IDataObject) => getRows(parameters, { typeVersion: 1.1 });
+	it('reads every row once, in order, with a handful of growing pages instead of 101', async () => {
+		const { items, error } = await getRowsV11({});
+
+		expect(error).toBeUndefined();
+		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
+		// 1,000 + 2,000 + 4,000 + 3,000 of 5,000 asked (short), then the empty page confirming the end.
+		expect(reportRequests()).toBe(5);
+	});
+
+	it.each([1, 8])('reads every row once, in order, with %i parallel requests and a short last page', async (concurrency) => {
+		await control(sandbox, '/reports', { id: 'bank-big', generate: 'bank', rows: 23_456 });
+
+		const { items, error } = await getRowsV11({ report: byId('bank-big'), options: { concurrency } });
+
+		expect(error).toBeUndefined();
+		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 23_456));
+		// Alone: 1,000 + 2,000 + 4,000 + 3 × 5,000 + 1,456 (short), then the empty page: 8. In parallel, at
+		// most concurrency - 1 pages past the end and as many discarded after the short page on top.
+		expect(reportRequests()).toBeLessThanOrEqual(8 + 2 * (concurrency - 1));
+	});
+
+	it('a service capping pages at 100 costs at most one request more than version 1', async () => {
+		await addFault({ limitCap: 100 });
+		await getRows({});
+		const version1 = reportRequests();
+		sandbox.state.stats.clear();
+
+		const { items, error } = await getRowsV11({});
+
+		expect(error).toBeUndefined();
+		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
+		expect(reportRequests()).toBeLessThanOrEqual(version1 + 1);
+	});
+
+	it('falls back to 100 rows per page when the service refuses a larger limit (400)', async () => {
+		await addFault({ maxLimit: 100 });
+
+		const { items, error } = await getRowsV11({});
+
+		expect(error).toBeUndefined();
+		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
+		// The refused page, then version 1's 101 requests.
+		expect(sandbox.state.stats.requests.report?.byStatus).toEqual({ 200: 101, 400: 1 });
+	});
+
+	it('an explicit Page Size fixes the page size', async () => {
+		const { items } = await getRowsV11({ options: { pageSize: 250 } });
+
+		expect(items).toHaveLength(10_000);
+		expect(reportRequests()).toBe(41);
+	});
+
+	it('a service that ignores the offset still fails after a few requests, while pages grow', async () => {
+		await addFault({ ignoreOffset: true });
+
+		const { items, error } = await getRowsV11({});
+
+		expect(items).toEqual([]);
+		expect(error?.message).toMatch(/^The service ignores the offset of report "bank-transactions"/);
+		expect(reportRequests()).toBeLessThanOrEqual(3);
+	});
+
+	it('stops at Max Pages with an error', async () => {
+		const { items, error } = await getRowsV11({ options: { maxPages: 2 } });
+
+		expect(items).toEqual([]);
+		expect(error?.message).toBe(
+			'Stopped reading report "bank-transactions" after 2 requests (the Max Pages limit) without reaching its end; 3000 rows were read',
+		);
 	});
 });
 

@@ -146,6 +146,14 @@ describe('fault injection', () => {
 		expect(rows(await readReport('?offset=30&limit=100'))[0].c1).toBe('TX00000031');
 	});
 
+	it('refuses a limit above its maximum with 400, and serves one within it', async () => {
+		await addFaults({ route: 'report', maxLimit: 100 });
+		const refused = ok(await readReport('?offset=0&limit=101'));
+		expect(refused.status).toBe(400);
+		expect(refused.json).toMatchObject({ error: 'invalid_limit' });
+		expect(rows(await readReport('?offset=0&limit=100'))).toHaveLength(100);
+	});
+
 	it('ignores offset, serving the first page again', async () => {
 		await addFaults({ route: 'report', ignoreOffset: true });
 		expect(rows(await readReport('?offset=200&limit=5')).map((row) => row.c1)).toEqual(

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 
 import type { CredentialJson, WorkflowJson } from '../n8n/n8nInstance';
 import { repoRoot } from '../lib/paths';
+import { requestText } from '../lib/request';
 import { REPORTS } from '../sandbox/seeds';
 import { OUTSIDE_SYSTEMS } from './stand-ins';
 
@@ -43,14 +44,22 @@ export function newMcpToken(): string {
 export const EXAMPLE_N8N_URL = 'http://127.0.0.1:5678';
 
 /**
- * The credential the examples use, pointing at a running Records sandbox. It names a report the
- * sandbox shares for the connection test, so that opening it in the editor shows a passing test.
+ * The credential the examples use, pointing at a running Records sandbox: Allow Plain HTTP only when
+ * the sandbox serves plain HTTP (over HTTPS, n8n trusts the sandbox's CA through NODE_EXTRA_CA_CERTS).
+ * It names a report the sandbox shares for the connection test, so that opening it in the editor
+ * shows a passing test.
  */
 export function exampleCredential(sandboxBaseUrl: string, token: string): CredentialJson {
 	return {
 		...EXAMPLE_CREDENTIAL,
 		type: 'recordsApi',
-		data: { baseUrl: sandboxBaseUrl, token, allowHttp: true, testWith: 'report', testReportId: REPORTS.costs },
+		data: {
+			baseUrl: sandboxBaseUrl,
+			token,
+			allowHttp: sandboxBaseUrl.startsWith('http://'),
+			testWith: 'report',
+			testReportId: REPORTS.costs,
+		},
 	};
 }
 
@@ -120,17 +129,19 @@ interface ServiceSetup {
 /**
  * Configures a running Records sandbox as examples/sandbox/setup.json describes: the custom record
  * types and fields the examples use, and records imported through the API with the given token.
+ * `ca`: the sandbox's CA certificate when it serves HTTPS.
  */
-export async function prepareSandboxForExamples(sandboxBaseUrl: string, importToken: string): Promise<void> {
+export async function prepareSandboxForExamples(sandboxBaseUrl: string, importToken: string, ca?: string): Promise<void> {
 	const setup = JSON.parse(readFileSync(join(exampleServiceDir, 'setup.json'), 'utf8')) as ServiceSetup;
 	const send = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-		const response = await fetch(`${sandboxBaseUrl}${path}`, {
+		const response = await requestText(`${sandboxBaseUrl}${path}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', ...headers },
 			body: JSON.stringify(body),
+			ca,
 		});
-		if (!response.ok) {
-			throw new Error(`Setting up the sandbox for the examples: POST ${path} answered ${response.status}: ${await response.text()}`);
+		if (response.status < 200 || response.status >= 300) {
+			throw new Error(`Setting up the sandbox for the examples: POST ${path} answered ${response.status}: ${response.text}`);
 		}
 	};
 	for (const recordType of setup.recordTypes) await send('/__sandbox/record-types', recordType);

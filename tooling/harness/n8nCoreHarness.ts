@@ -62,6 +62,7 @@ export interface RecordsCredentialData {
 	baseUrl: string;
 	token: string;
 	allowHttp?: boolean;
+	ignoreSSLIssues?: boolean;
 	testWith?: 'report' | 'import';
 	testReportId?: string;
 	testRecordTypeId?: string;

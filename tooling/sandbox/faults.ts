@@ -33,6 +33,8 @@ export interface FaultRule {
 	truncate?: boolean | 'body' | 'connection';
 	/** Reports: silently serve at most this many rows per page, whatever `limit` asked. */
 	limitCap?: number;
+	/** Reports: refuse (400) a page whose `limit` is above this, as a service with a hard maximum does. */
+	maxLimit?: number;
 	/** Reports: ignore `offset` (always serve the first page). */
 	ignoreOffset?: boolean;
 	/**
@@ -72,6 +74,7 @@ export interface FaultEffect {
 	afterProcessing: boolean;
 	truncate?: 'body' | 'connection';
 	limitCap?: number;
+	maxLimit?: number;
 	ignoreOffset: boolean;
 }
 
@@ -88,6 +91,7 @@ const RULE_KEYS = new Set<string>([
 	'slowMs',
 	'truncate',
 	'limitCap',
+	'maxLimit',
 	'ignoreOffset',
 	'rateLimit',
 	'times',
@@ -115,7 +119,7 @@ export function parseFaultRule(input: unknown, index: number): FaultRule | strin
 	for (const key of ['reportId', 'recordTypeId', 'method'] as const) {
 		if (raw[key] !== undefined && typeof raw[key] !== 'string') return `Fault rule ${index}: ${key} must be a string`;
 	}
-	for (const key of ['latencyMs', 'retryAfter', 'slowMs', 'limitCap', 'times', 'seed'] as const) {
+	for (const key of ['latencyMs', 'retryAfter', 'slowMs', 'limitCap', 'maxLimit', 'times', 'seed'] as const) {
 		if (raw[key] !== undefined && !isNonNegativeNumber(raw[key])) {
 			return `Fault rule ${index}: ${key} must be a non-negative number`;
 		}
@@ -156,6 +160,9 @@ export function parseFaultRule(input: unknown, index: number): FaultRule | strin
 	}
 	if (raw.limitCap !== undefined && (raw.limitCap as number) < 1) {
 		return `Fault rule ${index}: limitCap must be at least 1`;
+	}
+	if (raw.maxLimit !== undefined && (raw.maxLimit as number) < 1) {
+		return `Fault rule ${index}: maxLimit must be at least 1`;
 	}
 	return { ...(raw as Partial<FaultRule>), route: route as FaultRoute };
 }
@@ -232,6 +239,7 @@ export function resolveFaults(rules: FaultRuleState[], target: FaultTarget, now 
 		if (rule.truncate === true || rule.truncate === 'body') effect.truncate ??= 'body';
 		if (rule.truncate === 'connection') effect.truncate = 'connection';
 		if (rule.limitCap !== undefined) effect.limitCap = Math.min(effect.limitCap ?? Infinity, rule.limitCap);
+		if (rule.maxLimit !== undefined) effect.maxLimit = Math.min(effect.maxLimit ?? Infinity, rule.maxLimit);
 		if (rule.ignoreOffset === true) effect.ignoreOffset = true;
 	}
 	return effect;
@@ -246,6 +254,7 @@ export function faultKinds(effect: FaultEffect): string[] {
 	if (effect.slowMs > 0) kinds.push('slow');
 	if (effect.truncate) kinds.push(`truncate_${effect.truncate}`);
 	if (effect.limitCap !== undefined) kinds.push('limit_cap');
+	if (effect.maxLimit !== undefined) kinds.push('max_limit');
 	if (effect.ignoreOffset) kinds.push('ignore_offset');
 	return kinds;
 }

@@ -16,15 +16,20 @@
  *   different row count throws away the pages planned after it (they are awaited, never used) and
  *   planning starts again at the next unread row. At most `concurrency - 1` pages are requested past
  *   the end of a report; they come back empty and are discarded.
- * - A page identical to the first page or to the previous one may mean the service ignores `offset`.
+ * - A page identical to the first page or to the previous one (or, while an adaptive read's pages
+ *   grow, one beginning with the first page's rows) may mean the service ignores `offset`.
  *   One probe far beyond any real report tells it apart from a report that merely repeats rows:
  *   rows there mean `offset` is ignored, and the read fails with a clear error after a handful of
  *   requests instead of looping.
+ * - The page size is fixed, or adaptive (PageSizer, pageSize.ts): an adaptive read sends its first
+ *   request alone, grows after full pages, stops growing at the first short page (the cap above), and
+ *   asks again at the guide's 100 rows when a larger `limit` is refused.
  * - At most `maxPages` requests are made; reaching that without reaching the end is an error, never
  *   a silently short result.
  */
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { PageSizer, type PageSizeSetting } from './pageSize';
 import { MAX_CONCURRENCY } from '../requestOptions';
 import {
 	recordsApiRequest,
@@ -54,8 +59,11 @@ export interface ReportPage {
 
 export interface ReadReportOptions {
 	reportId: string;
-	/** Rows asked for per request (`limit`); lowered automatically when the service serves fewer. */
-	pageSize: number;
+	/**
+	 * Rows asked for per request (`limit`), lowered automatically when the service serves fewer; or
+	 * 'adaptive' (see PageSizer): start larger, grow, learn the service's cap, fall back on refusal.
+	 */
+	pageSize: PageSizeSetting;
 	/** Index of the first row to read (the first `offset` asked for); default 0. */
 	startOffset?: number;
 	/** Stop after this many rows; undefined reads the whole report. */
@@ -180,6 +188,16 @@ function samePage(a: readonly ReportRow[], b: readonly ReportRow[]): boolean {
 	return a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
 }
 
+/**
+ * Pages of different sizes that begin with the same rows: what a service ignoring `offset` serves
+ * while an adaptive read is still growing its pages (equal sizes are caught by samePage).
+ */
+function sameStart(a: readonly ReportRow[], b: readonly ReportRow[]): boolean {
+	if (a.length === b.length || JSON.stringify(a[0]) !== JSON.stringify(b[0])) return false;
+	const common = Math.min(a.length, b.length);
+	return JSON.stringify(a.slice(0, common)) === JSON.stringify(b.slice(0, common));
+}
+
 /** One read of a report: the pages planned ahead, what was delivered, and what the guards remember. */
 class ReportRead {
 	private readonly inFlight: PlannedPage[] = [];
@@ -207,7 +225,7 @@ class ReportRead {
 
 	private offsetHonoured = false;
 
-	pageSize: number;
+	private readonly sizer: PageSizer;
 
 	private readonly concurrency: number;
 
@@ -220,7 +238,7 @@ class ReportRead {
 	) {
 		this.concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(options.concurrency ?? 1)));
 		this.maxPages = Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES));
-		this.pageSize = Math.max(1, Math.floor(options.pageSize));
+		this.sizer = new PageSizer(options.pageSize);
 		this.startOffset = Math.max(0, Math.floor(options.startOffset ?? 0));
 		this.nextOffset = this.startOffset;
 	}
@@ -235,11 +253,12 @@ class ReportRead {
 
 	private plan(): void {
 		const { maxRows } = this.options;
-		const window = this.confirming ? 1 : this.concurrency;
+		const window = this.confirming || this.sizer.learning ? 1 : this.concurrency;
 		while (this.inFlight.length < window && this.requests < this.maxPages) {
 			const planned = this.nextOffset - this.startOffset;
 			if (maxRows !== undefined && planned >= maxRows) return;
-			const limit = maxRows === undefined ? this.pageSize : Math.min(this.pageSize, maxRows - planned);
+			const { size } = this.sizer;
+			const limit = maxRows === undefined ? size : Math.min(size, maxRows - planned);
 			this.inFlight.push({ offset: this.nextOffset, limit, result: this.request(this.nextOffset, limit) });
 			this.nextOffset += limit;
 		}
@@ -279,7 +298,24 @@ class ReportRead {
 				'The report has more rows than Max Pages × Page Size, or the service pages incorrectly. Raise Max Pages or Page Size in the options, or use Limit to read only the first rows.',
 			);
 		}
-		return { head, page: await head.result };
+		try {
+			return { head, page: await head.result };
+		} catch (error) {
+			// An adaptive read asks again at the guide's default when a large limit is refused.
+			if (!this.sizer.onRefused(head.limit, Number((error as { httpCode?: unknown }).httpCode))) {
+				throw error instanceof NodeApiError || error instanceof NodeOperationError
+					? error
+					: new NodeOperationError(this.context.getNode(), error as Error, { itemIndex: this.options.itemIndex });
+			}
+			this.discardPlanned();
+			this.nextOffset = head.offset;
+			return await this.nextPage();
+		}
+	}
+
+	/** The `limit` the next planned page asks for (lower than asked when the service caps pages). */
+	get pageSize(): number {
+		return this.sizer.size;
 	}
 
 	private checkColumns(page: TablePage, offset: number): ReportColumn[] {
@@ -300,9 +336,11 @@ class ReportRead {
 	private async checkRepeated(offset: number, rows: ReportRow[]): Promise<void> {
 		if (this.offsetHonoured) return;
 		const seen: SeenPage = { offset, signature: pageSignature(rows), rows };
-		const repeated = [this.first, this.previous].find(
-			(earlier) => earlier !== undefined && earlier.signature === seen.signature && samePage(earlier.rows, rows),
-		);
+		const { first } = this;
+		const repeated =
+			[first, this.previous].find(
+				(earlier) => earlier !== undefined && earlier.signature === seen.signature && samePage(earlier.rows, rows),
+			) ?? (first !== undefined && sameStart(first.rows, rows) ? first : undefined);
 		if (repeated !== undefined) await this.checkOffsetHonoured(offset, repeated.offset);
 		this.first ??= seen;
 		this.previous = seen;
@@ -320,6 +358,7 @@ class ReportRead {
 
 				let rows = page.rows;
 				const received = rows.length;
+				this.sizer.onPage(head.limit, received);
 				if (received === 0) break;
 				await this.checkRepeated(head.offset, rows);
 
@@ -338,10 +377,8 @@ class ReportRead {
 				// The pages planned after this one assumed it would be full: start again at the next row.
 				this.discardPlanned();
 				this.nextOffset = this.startOffset + this.delivered;
-				if (received < head.limit) {
-					this.confirming = true;
-					this.pageSize = Math.min(this.pageSize, received);
-				}
+				// Short: the sizer has lowered the page size to what the service served.
+				if (received < head.limit) this.confirming = true;
 			}
 		} finally {
 			this.discardPlanned();

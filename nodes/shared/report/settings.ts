@@ -14,11 +14,12 @@ import {
 	resolveColumns,
 } from './rows';
 import { DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE } from './paging';
+import type { PageSizeSetting } from './pageSize';
 import { choice, wholeNumber } from '../parameters/kit';
 import { MAX_CONCURRENCY, type RequestSettings, requestSettings } from '../requestOptions';
 
 export interface ReportReadSettings {
-	pageSize: number;
+	pageSize: PageSizeSetting;
 	concurrency: number;
 	maxPages: number;
 	outputKeys: OutputKeys;
@@ -43,6 +44,22 @@ export function reportIdFromParameter(node: INode, parameter: unknown, itemIndex
 	}
 }
 
+/**
+ * The first version of the Records node and of the Records Report Trigger whose reads choose their
+ * page size themselves when no Page Size is set.
+ */
+export const ADAPTIVE_PAGE_SIZE_VERSION = 1.1;
+
+/**
+ * An explicit Page Size fixes the page size. Without one, version 1 keeps the guide's default of 100
+ * (saved workflows read as they always did) and version 1.1 adapts it (see PageSizer).
+ */
+function pageSizeSetting(node: INode, value: unknown, itemIndex: number | undefined): PageSizeSetting {
+	const unset = value === undefined || value === null || value === '';
+	if (unset && node.typeVersion >= ADAPTIVE_PAGE_SIZE_VERSION) return 'adaptive';
+	return wholeNumber(node, value, { label: 'Page Size', min: 1, max: 1_000_000, fallback: DEFAULT_PAGE_SIZE, itemIndex });
+}
+
 /** The options collection of Get Rows or the trigger, checked. */
 export function reportReadSettings(
 	node: INode,
@@ -50,13 +67,7 @@ export function reportReadSettings(
 	itemIndex?: number,
 ): ReportReadSettings {
 	return {
-		pageSize: wholeNumber(node, options.pageSize, {
-			label: 'Page Size',
-			min: 1,
-			max: 1_000_000,
-			fallback: DEFAULT_PAGE_SIZE,
-			itemIndex,
-		}),
+		pageSize: pageSizeSetting(node, options.pageSize, itemIndex),
 		concurrency: wholeNumber(node, options.concurrency, {
 			label: 'Parallel Requests',
 			min: 1,
