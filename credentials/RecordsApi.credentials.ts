@@ -72,6 +72,17 @@ export class RecordsApi implements ICredentialType {
 			description: 'How the connection test checks the token, by the permission the token has',
 		},
 		{
+			// Always in view: n8n shows a failed test as "Couldn't connect with these settings" and puts the
+			// reason behind "More details", and a test declared here cannot pass on the probe's 404. n8n 1.x
+			// shows its own text for the 404 instead of the rule's message below.
+			// (Shown only when both IDs are empty, it would become a required field in n8n's public API.)
+			displayName:
+				'Without a report ID (or record type ID) below, the connection test can only check that the service accepts the token, and n8n shows even an accepted token as "Couldn\'t connect with these settings". Under "More details", "The token was accepted" (on n8n 1.x: "The resource you are requesting could not be found") means the token works. Name a report or record type the token may use for a passing test.',
+			name: 'connectionTestNotice',
+			type: 'notice',
+			default: '',
+		},
+		{
 			displayName: 'Report ID for Connection Test',
 			name: 'testReportId',
 			type: 'string',
@@ -96,6 +107,22 @@ export class RecordsApi implements ICredentialType {
 			default: false,
 			description:
 				'Whether to allow an http:// base URL. The service requires TLS; turn this on only for a local test server on loopback.',
+		},
+		{
+			displayName: 'Ignore SSL Issues (Insecure)',
+			name: 'ignoreSSLIssues',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to connect even when the service's certificate cannot be verified (unknown CA, expired, another host name). Prefer trusting your CA: start n8n with NODE_EXTRA_CA_CERTS set to its certificate file.",
+		},
+		{
+			displayName:
+				'Insecure: the token is sent to whoever answers at this address, even an impostor. Use only on a network you control, and prefer NODE_EXTRA_CA_CERTS.',
+			name: 'ignoreSSLIssuesNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { ignoreSSLIssues: [true] } },
 		},
 	];
 
@@ -126,6 +153,7 @@ export class RecordsApi implements ICredentialType {
 			// the declared type only knows literal methods.
 			method: '={{$credentials.testWith === "import" ? "POST" : "GET"}}' as IHttpRequestMethods,
 			body: '={{$credentials.testWith === "import" ? { "data": [] } : undefined}}',
+			skipSslCertificateValidation: '={{$credentials.ignoreSSLIssues === true}}',
 		},
 		rules: [
 			{
@@ -141,7 +169,7 @@ export class RecordsApi implements ICredentialType {
 				properties: {
 					value: 404,
 					message:
-						'The token was accepted (a refused token gets 401), but the test report or record type does not exist or is not made available through the API. Enter one under "Report ID for Connection Test" or "Record Type ID for Connection Test" for a passing test, or ignore this message.',
+						'The token was accepted (a refused token gets 401). Nothing more could be tested: no report or record type is named for the connection test, or the one named does not exist or is not made available through the API. The credential can be used; name a report ("Report ID for Connection Test") or record type ("Record Type ID for Connection Test") for a passing test.',
 				},
 			},
 		],

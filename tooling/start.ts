@@ -5,6 +5,8 @@
  * only), installs the package through n8n's community-package folder, starts the sandbox (set up
  * for the examples), the local stand-ins for the systems the examples talk to, and n8n; creates
  * the owner account, the examples' credentials and the workflows of examples/, and activates them.
+ * The sandbox speaks HTTPS, as the real service does, with a CA made at each start that n8n trusts
+ * through NODE_EXTRA_CA_CERTS (as n8n documents it); the credential keeps Allow Plain HTTP off.
  * Ctrl-C stops everything. The n8n data lives in .cache/demo and survives restarts (--reset wipes it).
  *
  *   npm start -- [--port 5678] [--sandbox-port 4010] [--stand-ins-port 4011] [--reset]
@@ -15,7 +17,16 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { RECORD_TYPES, REPORTS, startSandbox, TOKENS } from './sandbox/server';
-import { EXAMPLE_CALLER_CREDENTIAL, EXAMPLE_CREDENTIAL, EXAMPLE_N8N_URL, exampleImports, prepareSandboxForExamples } from './examples/examples';
+import {
+	EXAMPLE_CALLER_CREDENTIAL,
+	EXAMPLE_CREDENTIAL,
+	EXAMPLE_MCP_CREDENTIAL,
+	EXAMPLE_MCP_PATH,
+	EXAMPLE_N8N_URL,
+	exampleImports,
+	newMcpToken,
+	prepareSandboxForExamples,
+} from './examples/examples';
 import { defaultOwner, N8nInstance } from './n8n/n8nInstance';
 import { buildPackage, packPackage } from './n8n/package';
 import { cacheDir } from './lib/paths';
@@ -24,8 +35,17 @@ import { ensureRuntime, RUNTIMES } from './n8n/runtime';
 import { startStandIns } from './examples/stand-ins';
 
 const demoDir = join(cacheDir, 'demo');
+/** The sandbox's CA certificate, rewritten at each start; n8n reads it when it starts. */
+const sandboxCaFile = join(demoDir, 'records-sandbox-ca.pem');
 
 const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
+
+/** The token MCP clients of the demo send; made once per demo folder, so connected clients keep working. */
+function demoMcpToken(): string {
+	const file = join(demoDir, 'mcp-token');
+	if (!existsSync(file)) writeFileSync(file, newMcpToken(), { mode: 0o600 });
+	return readFileSync(file, 'utf8').trim();
+}
 
 function parseOptions() {
 	const { values } = parseArgs({
@@ -86,22 +106,31 @@ async function main(): Promise<void> {
 		userFolder: join(demoDir, 'n8n'),
 		package: packed,
 		port: options.port,
-		env: { N8N_HOST: 'localhost', N8N_WEBHOOK_URL: `http://localhost:${options.port}/` },
+		env: {
+			N8N_HOST: 'localhost',
+			N8N_WEBHOOK_URL: `http://localhost:${options.port}/`,
+			NODE_EXTRA_CA_CERTS: sandboxCaFile,
+		},
 	});
 
-	const sandbox = await startSandbox({ port: options.sandboxPort, host: '127.0.0.1', quiet: true });
+	const sandbox = await startSandbox({ port: options.sandboxPort, host: '127.0.0.1', quiet: true, tls: true });
 	stopOnSignal.push(() => sandbox.close());
-	say(`Records sandbox on ${sandbox.baseUrl}`);
-	await prepareSandboxForExamples(sandbox.baseUrl, TOKENS.import);
+	const caPem = sandbox.ca?.certificatePem ?? '';
+	writeFileSync(sandboxCaFile, caPem);
+	say(`Records sandbox on ${sandbox.baseUrl} (HTTPS; n8n trusts its CA through NODE_EXTRA_CA_CERTS=${sandboxCaFile})`);
+	await prepareSandboxForExamples(sandbox.baseUrl, TOKENS.import, caPem);
 	const standIns = await startStandIns({ port: options.standInsPort });
 	stopOnSignal.push(() => standIns.close());
 
-	const { credentials, workflows: examples } = exampleImports(sandbox.baseUrl, TOKENS.full, standIns.baseUrl);
+	const mcpToken = demoMcpToken();
+	const { credentials, workflows: examples } = exampleImports(sandbox.baseUrl, TOKENS.full, standIns.baseUrl, mcpToken);
 	// Importing boots n8n's CLI twice (several seconds): only when the credentials or examples changed.
 	const fingerprint = createHash('sha256').update(JSON.stringify({ credentials, examples })).digest('hex');
 	const fingerprintFile = join(demoDir, 'imported.sha256');
 	if (!existsSync(fingerprintFile) || readFileSync(fingerprintFile, 'utf8') !== fingerprint) {
-		say(`importing the credentials "${EXAMPLE_CREDENTIAL.name}", "${EXAMPLE_CALLER_CREDENTIAL.name}" and ${examples.length} example workflow(s)`);
+		say(
+			`importing the credentials "${EXAMPLE_CREDENTIAL.name}", "${EXAMPLE_CALLER_CREDENTIAL.name}", "${EXAMPLE_MCP_CREDENTIAL.name}" and ${examples.length} example workflow(s)`,
+		);
 		await n8n.importCredentials(credentials);
 		await n8n.importWorkflows(examples);
 		writeFileSync(fingerprintFile, fingerprint);
@@ -124,10 +153,12 @@ async function main(): Promise<void> {
 			'',
 			`  n8n:              ${url}`,
 			`  sign in as:       ${owner.email} / ${owner.password}`,
-			`  credentials:      "${EXAMPLE_CREDENTIAL.name}" (Records API, pointing at the sandbox), "${EXAMPLE_CALLER_CREDENTIAL.name}" (the service's calls)`,
+			`  credentials:      "${EXAMPLE_CREDENTIAL.name}" (Records API, pointing at the sandbox over HTTPS, Allow Plain HTTP off), "${EXAMPLE_CALLER_CREDENTIAL.name}" (the service's calls), "${EXAMPLE_MCP_CREDENTIAL.name}" (the MCP server's token)`,
 			`  Records sandbox:  ${sandbox.baseUrl}  (record types ${Object.values(RECORD_TYPES).join(', ')} and the examples'; reports ${Object.values(REPORTS).join(', ')})`,
+			`  sandbox CA:       ${sandboxCaFile}  (n8n runs with NODE_EXTRA_CA_CERTS set to it; for curl: --cacert ${sandboxCaFile})`,
 			`  examples:         ${examples.length} workflows, active; how to try each: examples/README.md`,
 			`  stand-ins:        ${standIns.baseUrl}  (what the examples sent: ${standIns.baseUrl}/__received)`,
+			`  MCP server:       ${url}/mcp/${EXAMPLE_MCP_PATH}  (header Authorization: Bearer ${mcpToken}; see examples/README.md)`,
 			...(new URL(EXAMPLE_N8N_URL).port === String(options.port)
 				? []
 				: [`  note:             the call files in examples/sandbox call ${EXAMPLE_N8N_URL}; change their url to ${url}`]),

@@ -13,16 +13,34 @@ import * as record from './actions/record/Record.resource';
 import * as report from './actions/report/Report.resource';
 import { router } from './actions/router';
 import { getReportColumns } from '../shared/methods/loadOptions';
+import { toolDescriptionProperties } from './actions/tool/description';
 import * as workflowCall from './actions/workflowCall/WorkflowCall.resource';
 
+/** What the node does, in words, under its name on the canvas; each resource has one operation. */
+const SUBTITLES: Record<string, string> = {
+	import: 'Import records',
+	getRows: 'Read report rows',
+	respond: 'Respond to call',
+	request: 'Custom API call',
+	getMany: 'List clients',
+	create: 'Create invoice',
+};
+
 export class Records implements INodeType {
+	// The subtitle below is a template the rule cannot read; it reports it missing once the description
+	// has a literal defaultVersion to insert one after.
+	// eslint-disable-next-line n8n-nodes-base/node-class-description-missing-subtitle
 	description: INodeTypeDescription = {
 		displayName: 'Records',
 		name: 'records',
 		icon: { light: 'file:../../icons/records.svg', dark: 'file:../../icons/records.dark.svg' },
 		group: ['transform'],
-		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		// 1.1: dates n8n turned into text are sent as dates, and every date-time gets its calendar
+		// day in the workflow's time zone (Import and Invoice alike); Get Rows without a Page Size
+		// adapts the page size (fewer requests). 1 keeps its behaviour.
+		version: [1, 1.1],
+		subtitle: `={{ ${JSON.stringify(SUBTITLES)}[$parameter["operation"]] || $parameter["operation"] }}`,
+		defaultVersion: 1.1,
 		description:
 			'Import records into, read reports from, and answer workflow calls of a Records installation',
 		defaults: { name: 'Records' },
@@ -38,18 +56,29 @@ export class Records implements INodeType {
 			},
 		],
 		properties: [
+			...toolDescriptionProperties,
 			{
 				displayName: 'Resource',
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
+				// What users come for first; the guide's illustrative REST endpoints last, marked as such.
+				// eslint-disable-next-line n8n-nodes-base/node-param-options-type-unsorted-items
 				options: [
-					{ name: 'Client', value: 'client' },
-					{ name: 'Custom API Call', value: 'customApi' },
-					{ name: 'Invoice', value: 'invoice' },
-					{ name: 'Record', value: 'record' },
-					{ name: 'Report', value: 'report' },
-					{ name: 'Workflow Call', value: 'workflowCall' },
+					{ name: 'Record', value: 'record', description: 'Import records into a record type' },
+					{ name: 'Report', value: 'report', description: 'Read the rows of a report' },
+					{ name: 'Workflow Call', value: 'workflowCall', description: "Answer the service's call to a Records Trigger" },
+					{ name: 'Custom API Call', value: 'customApi', description: 'Any endpoint of the API, with the credential' },
+					{
+						name: 'Client (Illustrative)',
+						value: 'client',
+						description: "An illustrative endpoint from the service's overview: check that your installation has it",
+					},
+					{
+						name: 'Invoice (Illustrative)',
+						value: 'invoice',
+						description: "An illustrative endpoint from the service's overview: check that your installation has it",
+					},
 				],
 				default: 'record',
 			},

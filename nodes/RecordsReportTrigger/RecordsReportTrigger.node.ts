@@ -13,7 +13,9 @@ export class RecordsReportTrigger implements INodeType {
 		name: 'recordsReportTrigger',
 		icon: { light: 'file:../../icons/records.svg', dark: 'file:../../icons/records.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1: without a Page Size, polls adapt the page size (fewer requests); 1 keeps 100 rows.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		// The editor hands a resource locator to the subtitle as its plain value, a run as an object.
 		subtitle:
 			'={{"Report " + (typeof $parameter["report"] === "object" ? $parameter["report"].value : $parameter["report"])}}',

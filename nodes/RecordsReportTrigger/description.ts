@@ -102,7 +102,7 @@ export const properties: INodeProperties[] = [
 			placeholder: 'e.g. ID transakce',
 			displayOptions: { show: { rowIdentity: ['columns'] } },
 			description:
-				'Columns (names or IDs, separated by commas) whose values together identify a row. A row with the same key on a later poll is not emitted again, even if its other cells changed.',
+				'Columns (names or IDs, separated by commas) whose values together identify a row. A row with the same key on a later poll is not emitted again, even if its other cells changed. (In the example, "ID transakce" is a Czech column name: "transaction ID".)',
 		},
 		{
 			displayName: 'Key Column Names or IDs',

@@ -51,6 +51,9 @@ export class RecordsTrigger implements INodeType {
 				name: 'default',
 				// PING arrives as HEAD (or as GET marked X-Records-Ping); OPTIONS is answered by n8n itself.
 				httpMethod: 'DELETE,GET,HEAD,POST,PUT',
+				// n8n's editor would show these methods joined in a badge four letters wide ("DELET");
+				// the setup notice names them instead.
+				ndvHideMethod: true,
 				isFullPath: true,
 				...fieldsFromParameters({
 					path: ['path'],

@@ -9,7 +9,7 @@ export const SERVICE_TIMEOUT_SECONDS = 60;
 
 export const triggerProperties: INodeProperties[] = [
 	{
-		displayName: `Paste the Production URL above into the Records service: as the url of a "call API" action in a workflow process (Basic tab), or as the address in its webhook settings. The service offers no way to set this up from n8n. It waits ${SERVICE_TIMEOUT_SECONDS} seconds for an answer by default (the action's timeout): with "When Last Node Finishes" or "Using a Respond Node", the workflow must answer within that time.`,
+		displayName: `Paste the Production URL above into the Records service: as the url of a "call API" action in a workflow process (Basic tab), or as the address in its webhook settings. The URL accepts POST, GET, PUT, DELETE and HEAD. The service offers no way to set this up from n8n. It waits ${SERVICE_TIMEOUT_SECONDS} seconds for an answer by default (the action's timeout): with "When Last Node Finishes" or "Using a Respond Node", the workflow must answer within that time.`,
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',
@@ -116,7 +116,7 @@ export const triggerProperties: INodeProperties[] = [
 		displayName: 'Response Code',
 		name: 'responseCode',
 		type: 'number',
-		typeOptions: { minValue: 100, maxValue: 599 },
+		typeOptions: { minValue: 200, maxValue: 599 },
 		default: 200,
 		displayOptions: { hide: { responseMode: ['responseNode'] } },
 		description: 'The HTTP status of the answer',
@@ -161,6 +161,19 @@ export const triggerProperties: INodeProperties[] = [
 		placeholder: 'Add option',
 		default: {},
 		options: [
+			{
+				displayName: 'Body Encoding',
+				name: 'bodyEncoding',
+				type: 'options',
+				options: [
+					{ name: 'UTF-8', value: 'utf-8' },
+					{ name: 'Windows-1250', value: 'windows-1250' },
+					{ name: 'ISO-8859-2', value: 'iso-8859-2' },
+				],
+				default: 'utf-8',
+				description:
+					'The character encoding of bodies that declare none (no charset in the Content-Type, no XML declaration). n8n refuses a charset other than UTF-8 on JSON, XML, plain-text and form bodies (422) before this trigger runs: for windows-1250 or ISO-8859-2 callers, choose it here.',
+			},
 			{
 				displayName: 'Include Headers',
 				name: 'includeHeaders',

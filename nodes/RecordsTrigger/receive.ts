@@ -29,6 +29,7 @@ import {
 	isXmlMediaType,
 	parseBodyText,
 	parseContentType,
+	type BodyEncodingChoice,
 	type BodyFormat,
 	type BodyFormatChoice,
 	type Checked,
@@ -56,6 +57,7 @@ interface IncomingCall {
 }
 
 interface TriggerOptions {
+	bodyEncoding?: BodyEncodingChoice;
 	includeHeaders?: boolean;
 	includeRawBody?: boolean;
 	maxBodySizeMb?: number;
@@ -146,7 +148,7 @@ async function receiveBody(
 			typeof value === 'string' ? 'text' : contentType && isXmlMediaType(contentType.mediaType) ? 'xml' : 'json';
 		return { value: { format, value } };
 	}
-	const text = decodeBody(bytes.value, contentType);
+	const text = decodeBody(bytes.value, contentType, options.bodyEncoding);
 	if ('rejection' in text) return text;
 	const format = chooseBodyFormat(options.parseBodyAs ?? 'auto', contentType, text.value);
 	const parsed = parseBodyText(text.value, format, contentType);

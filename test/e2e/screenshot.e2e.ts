@@ -1,42 +1,26 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
 import { exampleCallerCredential, exampleCredential, readExamples } from '../../tooling/examples/examples';
-import { defaultOwner, N8nInstance } from '../../tooling/n8n/n8nInstance';
+import { N8nInstance } from '../../tooling/n8n/n8nInstance';
 import { repoRoot } from '../../tooling/lib/paths';
 import { waitFor } from '../../tooling/lib/proc';
 import { TOKENS } from '../../tooling/sandbox/server';
+import { openSignedInBrowser, skipBrowserTests, type SignedInBrowser } from './browser';
 import { readSetup, runtimesUnderTest } from './harness';
 
 /**
  * The README's picture of the nodes on the n8n canvas: n8n 2.x with the packed package and the
  * examples as a user imports them, signed in, one example opened in Debian's headless Chromium
- * (driven by playwright-core), saved as docs/images/canvas.png once n8n has drawn every node with
- * its icon. Needs /usr/bin/chromium (`apt-get install chromium`; .ci/run installs it). Outside CI,
- * E2E_SKIP_SCREENSHOT=1 skips this test on a machine without Chromium.
+ * (test/e2e/browser.ts), saved as docs/images/canvas.png once n8n has drawn every node with its icon.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	// The machine's network is closed: without these, Chromium keeps trying to reach Google's hosts.
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-];
 const SCREENSHOT = join(repoRoot, 'docs', 'images', 'canvas.png');
 const SHOWN_EXAMPLE = '05-company-registry-lookup.json';
 const PACKAGE_NODE_TYPE = /^n8n-nodes-records\./;
 
 const { packed } = readSetup();
-const chromiumMissing = !existsSync(CHROMIUM);
-const skip = chromiumMissing && process.env.E2E_SKIP_SCREENSHOT === '1' && process.env.CI !== 'true';
 const n8n2 = runtimesUnderTest().filter(([, runtime]) => runtime.spec.name === 'v2');
 
 /** An <img> as the page sees it: 0 wide until its picture has loaded. */
@@ -63,10 +47,9 @@ if (n8n2.length === 0) {
 	test.skip('the README screenshot is taken with n8n 2.x, which E2E_RUNTIMES leaves out', () => undefined);
 }
 
-(skip ? describe.skip : describe).each(n8n2)('the README screenshot of the canvas in %s', (_title, runtime) => {
+(skipBrowserTests ? describe.skip : describe).each(n8n2)('the README screenshot of the canvas in %s', (_title, runtime) => {
 	let n8n: N8nInstance;
-	let context: BrowserContext | undefined;
-	let profile: string | undefined;
+	let browser: SignedInBrowser | undefined;
 
 	beforeAll(async () => {
 		n8n = await N8nInstance.create({ runtime, package: packed });
@@ -78,36 +61,17 @@ if (n8n2.length === 0) {
 	});
 
 	afterAll(async () => {
-		await context?.close();
-		if (profile) rmSync(profile, { recursive: true, force: true });
+		await browser?.close();
 		await n8n?.stop();
 	});
 
 	test('n8n draws the example with the package nodes and their icons; the picture is saved for the README', async () => {
-		if (chromiumMissing) {
-			throw new Error(
-				`Chromium is not installed at ${CHROMIUM}: install Debian's package (apt-get install chromium; .ci/run does). ` +
-					'To skip this test on a machine without Chromium, set E2E_SKIP_SCREENSHOT=1 (not honoured in CI).',
-			);
-		}
 		const example = readExamples().find((candidate) => candidate.file === SHOWN_EXAMPLE);
 		if (!example) throw new Error(`examples/${SHOWN_EXAMPLE} is missing`);
 		const nodes = example.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote');
 
-		profile = mkdtempSync(join(tmpdir(), 'records-chromium-'));
-		context = await chromium.launchPersistentContext(profile, {
-			executablePath: CHROMIUM,
-			headless: true,
-			args: CHROMIUM_ARGS,
-			viewport: { width: 1600, height: 900 },
-		});
-		// Signs the browser in: the session cookie lands in the browser context.
-		const login = await context.request.post(`${n8n.baseUrl}/rest/login`, {
-			data: { emailOrLdapLoginId: defaultOwner.email, email: defaultOwner.email, password: defaultOwner.password },
-		});
-		expect(login.status()).toBe(200);
-
-		const page = context.pages()[0] ?? (await context.newPage());
+		browser = await openSignedInBrowser(n8n);
+		const { page } = browser;
 		await page.goto(`${n8n.baseUrl}/workflow/${example.id}`);
 		const canvasNodes = page.locator('[data-test-id="canvas-node"]');
 		await waitFor('n8n to draw every node of the example', async () =>

@@ -328,8 +328,11 @@ describe('errors of the service', () => {
 		expect(result.error?.message).toBe(
 			'Batch 2 of 3 (items 100–199) for record type "ukoly" failed: The service rejected the request for the record type "ukoly" (400)',
 		);
+		// The service's sentence ends before the node's begins.
 		expect(result.error?.description).toContain('Record 37: unknown field "Poznámka"');
-		expect(result.error?.description).toContain('input item 137, field "Poznámka"');
+		expect(result.error?.description).toContain(
+			'Known fields: Název, Zadal, Zpracovatel. The service points at record 37 of this batch: input item 137, field "Poznámka".',
+		);
 		expect(result.error?.description).toContain('Already imported: 100 records of batch 1.');
 		expect(result.error?.description).toContain('Not sent: 50 records of batch 3.');
 		expect(errorItemIndex(result)).toBe(137);

@@ -1,3 +1,5 @@
+import { getGlobalState, setGlobalState } from 'n8n-workflow';
+
 import { Records } from '../../nodes/Records/Records.node';
 import { runNode } from '../../tooling/harness/n8nCoreHarness';
 import { addFaults } from '../../tooling/sandbox/control';
@@ -45,11 +47,30 @@ describe('Invoice → Create against the sandbox', () => {
 			'2027-01-15',
 		],
 		['a date from an expression string', "={{ '2027-02-28' }}", '2027-02-28'],
-	])('sends %s as yyyy-mm-dd', async (_label, dueDate, expected) => {
-		const { error } = await create({ dueDate });
+	])('version 1 sends %s as yyyy-mm-dd', async (_label, dueDate, expected) => {
+		const { error } = await create({ dueDate }, { typeVersion: 1 });
 
 		expect(error).toBeUndefined();
 		expect(sandbox.state.invoices.map((invoice) => invoice.due_date)).toEqual([expected]);
+	});
+
+	describe('from version 1.1, in the workflow time zone Europe/Prague', () => {
+		const originalTimezone = getGlobalState().defaultTimezone;
+		beforeAll(() => setGlobalState({ defaultTimezone: 'Europe/Prague' }));
+		afterAll(() => setGlobalState({ defaultTimezone: originalTimezone }));
+
+	it.each([
+		['a date-time with an offset, by its day in the workflow time zone', '2026-12-31T23:30:00-05:00', '2027-01-01'],
+		['a date as n8n writes a DateTime, late in the evening UTC', '2027-03-31T22:30:00.000Z', '2027-04-01'],
+		['a Luxon date in a far time zone, by its day in the workflow time zone', "={{ DateTime.fromObject({ year: 2027, month: 1, day: 15 }, { zone: 'Pacific/Kiritimati' }) }}", '2027-01-14'],
+		['a date-time without an offset, as written', '2027-03-31T23:30:00', '2027-03-31'],
+		['a date, as written', '2027-03-31', '2027-03-31'],
+	])('sends %s (the rule Import follows)', async (_label, dueDate, expected) => {
+		const { error } = await create({ dueDate }, { typeVersion: 1.1 });
+
+		expect(error).toBeUndefined();
+		expect(sandbox.state.invoices.map((invoice) => invoice.due_date)).toEqual([expected]);
+	});
 	});
 
 	it('takes the fields of each input item from expressions, one invoice per item', async () => {

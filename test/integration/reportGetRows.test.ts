@@ -4,7 +4,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { Records } from '../../nodes/Records/Records.node';
-import { runNode, type RunNodeOptions } from '../../tooling/harness/n8nCoreHarness';
+import { runNode, toolVariant, type RunNodeOptions } from '../../tooling/harness/n8nCoreHarness';
 import { addFaults, control } from '../../tooling/sandbox/control';
 import {
 	bankTransactionIds,
@@ -28,8 +28,14 @@ const addFault = async (rule: IDataObject) => await addFaults(sandbox, { route: 
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
+/**
+ * Get Rows as version 1 of the node runs it: the tests state that version's paging (100 rows per page
+ * unless Page Size says otherwise), which saved workflows keep. Version 1.1's adaptive page size has
+ * its own tests below.
+ */
 function getRows(parameters: IDataObject, extra: Partial<RunNodeOptions> = {}) {
 	return runNode({
+		typeVersion: 1,
 		nodeType: new Records(),
 		parameters: {
 			resource: 'report',
@@ -402,6 +408,80 @@ describe('Report → Get Rows: failures while paging', () => {
 	});
 });
 
+describe('Report → Get Rows version 1.1: adaptive page size', () => {
+	const getRowsV11 = (parameters: IDataObject) => getRows(parameters, { typeVersion: 1.1 });
+	it('reads every row once, in order, with a handful of growing pages instead of 101', async () => {
+		const { items, error } = await getRowsV11({});
+
+		expect(error).toBeUndefined();
+		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
+		// 1,000 + 2,000 + 4,000 + 3,000 of 5,000 asked (short), then the empty page confirming the end.
+		expect(reportRequests()).toBe(5);
+	});
+
+	it.each([1, 8])('reads every row once, in order, with %i parallel requests and a short last page', async (concurrency) => {
+		await control(sandbox, '/reports', { id: 'bank-big', generate: 'bank', rows: 23_456 });
+
+		const { items, error } = await getRowsV11({ report: byId('bank-big'), options: { concurrency } });
+
+		expect(error).toBeUndefined();
+		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 23_456));
+		// Alone: 1,000 + 2,000 + 4,000 + 3 × 5,000 + 1,456 (short), then the empty page: 8. In parallel, at
+		// most concurrency - 1 pages past the end and as many discarded after the short page on top.
+		expect(reportRequests()).toBeLessThanOrEqual(8 + 2 * (concurrency - 1));
+	});
+
+	it('a service capping pages at 100 costs at most one request more than version 1', async () => {
+		await addFault({ limitCap: 100 });
+		await getRows({});
+		const version1 = reportRequests();
+		sandbox.state.stats.clear();
+
+		const { items, error } = await getRowsV11({});
+
+		expect(error).toBeUndefined();
+		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
+		expect(reportRequests()).toBeLessThanOrEqual(version1 + 1);
+	});
+
+	it('falls back to 100 rows per page when the service refuses a larger limit (400)', async () => {
+		await addFault({ maxLimit: 100 });
+
+		const { items, error } = await getRowsV11({});
+
+		expect(error).toBeUndefined();
+		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
+		// The refused page, then version 1's 101 requests.
+		expect(sandbox.state.stats.requests.report?.byStatus).toEqual({ 200: 101, 400: 1 });
+	});
+
+	it('an explicit Page Size fixes the page size', async () => {
+		const { items } = await getRowsV11({ options: { pageSize: 250 } });
+
+		expect(items).toHaveLength(10_000);
+		expect(reportRequests()).toBe(41);
+	});
+
+	it('a service that ignores the offset still fails after a few requests, while pages grow', async () => {
+		await addFault({ ignoreOffset: true });
+
+		const { items, error } = await getRowsV11({});
+
+		expect(items).toEqual([]);
+		expect(error?.message).toMatch(/^The service ignores the offset of report "bank-transactions"/);
+		expect(reportRequests()).toBeLessThanOrEqual(3);
+	});
+
+	it('stops at Max Pages with an error', async () => {
+		const { items, error } = await getRowsV11({ options: { maxPages: 2 } });
+
+		expect(items).toEqual([]);
+		expect(error?.message).toBe(
+			'Stopped reading report "bank-transactions" after 2 requests (the Max Pages limit) without reaching its end; 3000 rows were read',
+		);
+	});
+});
+
 describe('Report → Get Rows: refused and unknown reports', () => {
 	it.each([TOKENS.expired, TOKENS.import, TOKENS.noPermission])('a token the service refuses: 401, token never shown', async (token) => {
 		const { items, error } = await getRows({}, { credentials: sandbox.credentials(token) });
@@ -432,5 +512,101 @@ describe('Report → Get Rows: refused and unknown reports', () => {
 		expect(items.slice(0, 60).every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
 		expect(items[60]).toMatchObject({ json: { error: expect.stringContaining('(404)') }, pairedItem: { item: 1 } });
 		expect(items[61]).toMatchObject({ json: { error: expect.stringContaining('white space') }, pairedItem: { item: 2 } });
+	});
+});
+
+describe('Report → Get Rows as a tool', () => {
+	/** As an agent calls it: the values it fills in come from the input item. */
+	function getRowsAsTool(parameters: IDataObject, args: IDataObject) {
+		return runNode({
+			nodeType: toolVariant(new Records()),
+			parameters: {
+				resource: 'report',
+				operation: 'getRows',
+				report: byId("={{ $fromAI('report') }}"),
+				limit: "={{ $fromAI('limit', '', 'number', 20) }}",
+				offset: "={{ $fromAI('offset', '', 'number', 0) }}",
+				...parameters,
+			},
+			credentials: sandbox.credentials(),
+			input: [args],
+		});
+	}
+
+	/** A bank row as Simplified gives it: keyed by column name, without empty cells. */
+	const simplified = (row: Record<string, string>) =>
+		Object.fromEntries(BANK_COLUMNS.filter((column) => row[column.id] !== '').map((column) => [column.name, row[column.id]]));
+
+	it('answers one page with where the next one starts, reading only from the offset on', async () => {
+		const { items, error } = await getRowsAsTool({}, { report: REPORTS.bankTransactions, offset: 9_990, limit: 5 });
+
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json)).toEqual([
+			{ reportId: REPORTS.bankTransactions, offset: 9_990, rowCount: 5, rows: BANK_ROWS.slice(9_990, 9_995).map(simplified), hasMore: true, nextOffset: 9_995 },
+		]);
+		expect(reportRequests()).toBe(1);
+	});
+
+	it('says when the report ends, and answers an offset past the end with no rows', async () => {
+		const last = await getRowsAsTool({}, { report: REPORTS.bankTransactions, offset: 9_998, limit: 5 });
+		const past = await getRowsAsTool({}, { report: REPORTS.bankTransactions, offset: 20_000 });
+
+		expect(last.items[0].json).toMatchObject({ offset: 9_998, rowCount: 2, hasMore: false });
+		expect(last.items[0].json).not.toHaveProperty('nextOffset');
+		expect(past.items[0].json).toEqual({ reportId: REPORTS.bankTransactions, offset: 20_000, rowCount: 0, rows: [], hasMore: false });
+	});
+
+	it('pages on correctly from an offset when the service serves fewer rows than asked', async () => {
+		await addFault({ limitCap: 7 });
+
+		const { items } = await getRowsAsTool({ options: { pageSize: 10 } }, { report: REPORTS.bankTransactions, offset: 95, limit: 30 });
+
+		expect(items[0].json.rows).toEqual(BANK_ROWS.slice(95, 125).map(simplified));
+		expect(items[0].json).toMatchObject({ rowCount: 30, hasMore: true, nextOffset: 125 });
+	});
+
+	it('offers Simplified, Raw and Selected Fields output', async () => {
+		await control(sandbox, '/reports', {
+			id: 'contacts',
+			columns: [
+				{ id: 'c1', name: 'Jméno' },
+				{ id: 'c2', name: 'Telefon' },
+				{ id: 'c3', name: 'E-mail' },
+			],
+			rows: [
+				{ c1: 'Jana Nováková', c2: '', c3: 'jana@example.com' },
+				{ c1: 'Petr Svoboda', c2: '+420 601 234 567', c3: '' },
+			],
+		});
+		const read = async (parameters: IDataObject) =>
+			(await getRowsAsTool(parameters, { report: 'contacts' })).items[0].json.rows;
+
+		expect(await read({})).toEqual([
+			{ Jméno: 'Jana Nováková', 'E-mail': 'jana@example.com' },
+			{ Jméno: 'Petr Svoboda', Telefon: '+420 601 234 567' },
+		]);
+		expect(await read({ output: 'raw' })).toEqual([
+			{ Jméno: 'Jana Nováková', Telefon: '', 'E-mail': 'jana@example.com' },
+			{ Jméno: 'Petr Svoboda', Telefon: '+420 601 234 567', 'E-mail': '' },
+		]);
+		expect(await read({ output: 'fields', outputColumns: 'E-mail, c1' })).toEqual([
+			{ 'E-mail': 'jana@example.com', Jméno: 'Jana Nováková' },
+			{ 'E-mail': '', Jméno: 'Petr Svoboda' },
+		]);
+	});
+
+	it('names the argument to correct when a call goes wrong, and lists the columns there are', async () => {
+		const limit = await getRowsAsTool({}, { report: REPORTS.bankTransactions, limit: 0 });
+		const column = await getRowsAsTool({ output: 'fields', outputColumns: 'Datum, Kurz' }, { report: REPORTS.costs });
+
+		expect(limit.error?.message).toMatch(/^Argument "limit" must be a whole number from 1 to/);
+		expect(limit.error?.description).toBeUndefined();
+		expect(column.error?.message).toMatch(/^Columns: report "costs" has no column "Datum", "Kurz"\. .*The report's columns: .*Datum splatnosti/);
+	});
+
+	it('leaves the node used in a workflow as it was: one item per row, no paging fields', async () => {
+		const { items } = await getRows({ returnAll: false, limit: 2, offset: 5, output: 'raw' });
+
+		expect(items.map((item) => item.json)).toEqual(BANK_ROWS.slice(0, 2).map(byName));
 	});
 });

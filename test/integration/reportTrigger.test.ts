@@ -397,3 +397,26 @@ describe('Records Report Trigger: a poll handed older memory than the last poll 
 		expect(ids((await feedPoll(first.staticData, workflowId)).items)).toEqual(bankTransactionIds(121, 2));
 	});
 });
+
+describe('Records Report Trigger: page size by version', () => {
+	const firstRunEmit = async (typeVersion: number) => {
+		sandbox.state.stats.clear();
+		const result = await runPoll({
+			nodeType: new RecordsReportTrigger(),
+			parameters: { report: byId(REPORTS.bankTransactions), firstRun: 'emit' },
+			credentials: sandbox.credentials(TOKENS.analysisAdmin),
+			typeVersion,
+		});
+		return { ids: ids(result.items), requests: reportRequests() };
+	};
+
+	it('version 1 polls 100 rows per page; version 1.1 emits the same rows with a handful of requests', async () => {
+		const version1 = await firstRunEmit(1);
+		const version11 = await firstRunEmit(1.1);
+
+		expect(version1.ids).toEqual(bankTransactionIds(1, 10_000));
+		expect(version11.ids).toEqual(version1.ids);
+		expect(version1.requests).toBe(101);
+		expect(version11.requests).toBe(5);
+	});
+});

@@ -223,6 +223,25 @@ describe('mistakes: the node fails, and the call gets 500 with what went wrong',
 		expect((await finishedRun()).data.resultData.error?.message).toMatch(message);
 	});
 
+	it.each([
+		['an interim 1xx code', 100, '(got 100)'],
+		['a 1xx code from an expression', '={{ 150 + 49 }}', '(got 199)'],
+		['an expression that gives no number', "={{ Number('dvě stě') }}", '(got NaN)'],
+	])('%s: refused with what it got, and the call gets a real answer', async (_label, responseCode, got) => {
+		const before = storedInvoice();
+		const { webhookUrl } = await start([respondToCall({ options: { responseCode } })]);
+		const outcome = await callOnInvoice(webhookUrl, { body: { a: '1' }, mapping: [{ from: 'a', to: 'Stav' }] });
+
+		const message = `"Response Code" must be a whole number from 200 to 599 ${got}`;
+		expect(outcome).toMatchObject({
+			ok: false,
+			status: 500,
+			parsed: { code: 'respond_failed', message: `The workflow could not answer the call: ${message}` },
+		});
+		expect(storedInvoice()).toEqual(before);
+		expect((await finishedRun()).data.resultData.error?.message).toBe(message);
+	});
+
 	it('a Response Body that is not JSON, for an XML call: the refusal is XML', async () => {
 		const { webhookUrl } = await start([respondToCall({ respondWith: 'json', responseBody: '{ "status": ok }' })]);
 		const outcome = await callOnInvoice(webhookUrl, { format: 'xml', body: { a: '1' } });
@@ -249,8 +268,8 @@ describe('mistakes: the node fails, and the call gets 500 with what went wrong',
 		expect(outputOf(await finishedRun(), RESPOND_NODE)).toEqual([
 			{
 				json: {
-					error: '"Response Code" must be a whole number from 100 to 599 (got 99)',
-					description: 'Set "Response Code" in the options to a whole number between 100 and 599.',
+					error: '"Response Code" must be a whole number from 200 to 599 (got 99)',
+					description: 'Set "Response Code" in the options to a whole number between 200 and 599.',
 				},
 				pairedItem: [{ item: 0 }],
 			},

@@ -256,6 +256,23 @@ describe('retries of reads', () => {
 		expect(requestsTo('report')).toBe(2);
 	});
 
+	it('spreads readers refused together by a rate limit over the next window, so that every one finishes', async () => {
+		// Two requests per second per token: eight readers on one token start at once, as parallel
+		// pages or two workflows would. Each waits Retry-After plus jitter, so they come back apart.
+		await addFaults({ route: 'report', rateLimit: { requests: 2, windowSeconds: 1 } });
+		const readers = await Promise.all(Array.from({ length: 8 }, () => getReport(REPORTS.costs, { retry: { baseDelayMs: 500, maxDelayMs: 30_000 } })));
+
+		expect(readers.map((result) => succeeded(result).statusCode)).toEqual(Array(8).fill(200));
+		const [limiter] = sandbox.state.faults;
+		const arrivals = limiter.arrivals ?? [];
+		const firstWave = arrivals.slice(0, 8);
+		const refused = firstWave.filter((arrival) => arrival.limited).length;
+		expect(refused).toBeGreaterThanOrEqual(6);
+		// The first retry of each refused reader: without jitter they all arrive within a few ms.
+		const retries = arrivals.slice(8, 8 + refused).map((arrival) => arrival.at);
+		expect(Math.max(...retries) - Math.min(...retries)).toBeGreaterThanOrEqual(200);
+	});
+
 	it.each([502, 503, 504])('retries after %d, then succeeds', async (status) => {
 		await addFaults({ route: 'report', status, times: 2 });
 		expect(succeeded(await getReport(REPORTS.costs))).toMatchObject({

@@ -40,6 +40,26 @@ interface Stats {
 const stats = async (): Promise<Stats> => (await control('GET', '/stats')).json as Stats;
 
 describe('fault injection', () => {
+	it('limits each token to n requests per window, answering 429 with the seconds left of the window', async () => {
+		await addFaults({ route: 'report', rateLimit: { requests: 2, windowSeconds: 3600 } });
+		const statuses = [];
+		for (let i = 0; i < 3; i++) statuses.push(ok(await readReport()));
+		expect(statuses.map((response) => response.status)).toEqual([200, 200, 429]);
+		const retryAfter = Number(statuses[2].headers['retry-after']);
+		expect(retryAfter).toBeGreaterThanOrEqual(1);
+		expect(retryAfter).toBeLessThanOrEqual(3600);
+		expect(statuses[2].json).toMatchObject({ error: 'rate_limited' });
+		// Another token has its own count.
+		const other = ok(
+			await request(sandbox.baseUrl, 'GET', `/api/analysis/reports/${REPORTS.bankTransactions}/data/table`, {
+				token: TOKENS.analysisAdmin,
+			}),
+		);
+		expect(other.status).toBe(200);
+		const [rule] = (await control('GET', '/faults')).json as Array<{ arrivals: Array<{ limited: boolean }> }>;
+		expect(rule.arrivals.map((arrival) => arrival.limited)).toEqual([false, false, true, false]);
+	});
+
 	it('answers 429 with Retry-After for the next n requests, then recovers', async () => {
 		await addFaults({ route: 'report', status: 429, retryAfter: 2, times: 2 });
 		const first = ok(await readReport());
@@ -124,6 +144,14 @@ describe('fault injection', () => {
 		expect(page).toHaveLength(30);
 		expect(page[0].c1).toBe('TX00000001');
 		expect(rows(await readReport('?offset=30&limit=100'))[0].c1).toBe('TX00000031');
+	});
+
+	it('refuses a limit above its maximum with 400, and serves one within it', async () => {
+		await addFaults({ route: 'report', maxLimit: 100 });
+		const refused = ok(await readReport('?offset=0&limit=101'));
+		expect(refused.status).toBe(400);
+		expect(refused.json).toMatchObject({ error: 'invalid_limit' });
+		expect(rows(await readReport('?offset=0&limit=100'))).toHaveLength(100);
 	});
 
 	it('ignores offset, serving the first page again', async () => {

@@ -1,9 +1,11 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { CredentialJson, WorkflowJson } from '../n8n/n8nInstance';
 import { repoRoot } from '../lib/paths';
+import { requestText } from '../lib/request';
+import { REPORTS } from '../sandbox/seeds';
 import { OUTSIDE_SYSTEMS } from './stand-ins';
 
 export const examplesDir = join(repoRoot, 'examples');
@@ -24,21 +26,51 @@ export const EXAMPLE_CREDENTIAL = { id: 'RecordsSandbox01', name: 'Records sandb
 export const EXAMPLE_CALLER_CREDENTIAL = { id: 'RecordsCalls01', name: 'Records service calls' } as const;
 export const EXAMPLE_CALLER = { user: 'records-service', password: 'demo-password-for-calls' } as const;
 
+/**
+ * Id and name by which the MCP example refers to the Bearer credential its MCP clients must send.
+ * The token is made per installation (`npm start` keeps its own; the tests make theirs).
+ */
+export const EXAMPLE_MCP_CREDENTIAL = { id: 'RecordsMcp01', name: 'Records MCP clients' } as const;
+
+/** The MCP example's path: its tools are served at `<n8n>/mcp/records-tools`. */
+export const EXAMPLE_MCP_PATH = 'records-tools';
+
+/** A token for the MCP example's Bearer credential, too long to guess. */
+export function newMcpToken(): string {
+	return randomBytes(24).toString('base64url');
+}
+
 /** The n8n address the call files of examples/sandbox use: `npm start`'s default. */
 export const EXAMPLE_N8N_URL = 'http://127.0.0.1:5678';
 
-/** The credential the examples use, pointing at a running Records sandbox. */
+/**
+ * The credential the examples use, pointing at a running Records sandbox: Allow Plain HTTP only when
+ * the sandbox serves plain HTTP (over HTTPS, n8n trusts the sandbox's CA through NODE_EXTRA_CA_CERTS).
+ * It names a report the sandbox shares for the connection test, so that opening it in the editor
+ * shows a passing test.
+ */
 export function exampleCredential(sandboxBaseUrl: string, token: string): CredentialJson {
 	return {
 		...EXAMPLE_CREDENTIAL,
 		type: 'recordsApi',
-		data: { baseUrl: sandboxBaseUrl, token, allowHttp: true },
+		data: {
+			baseUrl: sandboxBaseUrl,
+			token,
+			allowHttp: sandboxBaseUrl.startsWith('http://'),
+			testWith: 'report',
+			testReportId: REPORTS.costs,
+		},
 	};
 }
 
 /** The credential the Records Trigger examples check the service's calls against. */
 export function exampleCallerCredential(): CredentialJson {
 	return { ...EXAMPLE_CALLER_CREDENTIAL, type: 'recordsTriggerBasicAuthApi', data: { ...EXAMPLE_CALLER } };
+}
+
+/** The Bearer credential the MCP example's clients must present (`Authorization: Bearer <token>`). */
+export function exampleMcpCredential(token: string): CredentialJson {
+	return { ...EXAMPLE_MCP_CREDENTIAL, type: 'httpBearerAuth', data: { token } };
 }
 
 /** The example workflows; a file without an id gets one derived from its name, so re-imports replace it. */
@@ -66,16 +98,17 @@ export function localizeExample<T>(example: T, standInsBaseUrl: string): T {
 
 /**
  * What `npm start` and the end-to-end tests import into n8n: the credentials the examples refer to
- * (the Records API one pointing at the sandbox with the given token) and the example workflows,
- * their outside systems pointed at the stand-ins.
+ * (the Records API one pointing at the sandbox with the given token, the MCP example's with
+ * `mcpToken`) and the example workflows, their outside systems pointed at the stand-ins.
  */
 export function exampleImports(
 	sandboxBaseUrl: string,
 	token: string,
 	standInsBaseUrl: string,
+	mcpToken = newMcpToken(),
 ): { credentials: CredentialJson[]; workflows: WorkflowJson[] } {
 	return {
-		credentials: [exampleCredential(sandboxBaseUrl, token), exampleCallerCredential()],
+		credentials: [exampleCredential(sandboxBaseUrl, token), exampleCallerCredential(), exampleMcpCredential(mcpToken)],
 		// The file names are not part of the workflows n8n stores.
 		workflows: readExamples().map(({ file: _file, ...workflow }) => localizeExample(workflow, standInsBaseUrl)),
 	};
@@ -96,17 +129,19 @@ interface ServiceSetup {
 /**
  * Configures a running Records sandbox as examples/sandbox/setup.json describes: the custom record
  * types and fields the examples use, and records imported through the API with the given token.
+ * `ca`: the sandbox's CA certificate when it serves HTTPS.
  */
-export async function prepareSandboxForExamples(sandboxBaseUrl: string, importToken: string): Promise<void> {
+export async function prepareSandboxForExamples(sandboxBaseUrl: string, importToken: string, ca?: string): Promise<void> {
 	const setup = JSON.parse(readFileSync(join(exampleServiceDir, 'setup.json'), 'utf8')) as ServiceSetup;
 	const send = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-		const response = await fetch(`${sandboxBaseUrl}${path}`, {
+		const response = await requestText(`${sandboxBaseUrl}${path}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', ...headers },
 			body: JSON.stringify(body),
+			ca,
 		});
-		if (!response.ok) {
-			throw new Error(`Setting up the sandbox for the examples: POST ${path} answered ${response.status}: ${await response.text()}`);
+		if (response.status < 200 || response.status >= 300) {
+			throw new Error(`Setting up the sandbox for the examples: POST ${path} answered ${response.status}: ${response.text}`);
 		}
 	};
 	for (const recordType of setup.recordTypes) await send('/__sandbox/record-types', recordType);

@@ -64,6 +64,7 @@ export interface RecordsCredentialData {
 	baseUrl: string;
 	token: string;
 	allowHttp?: boolean;
+	ignoreSSLIssues?: boolean;
 	testWith?: 'report' | 'import';
 	testReportId?: string;
 	testRecordTypeId?: string;
@@ -419,6 +420,17 @@ function observingErrors(nodeType: INodeType, onError: (error: unknown) => void)
 		}
 	} as INodeType['execute'];
 	return observed;
+}
+
+/**
+ * The tool variant of a node type as n8n names it (`<name>Tool`), which is how the node and n8n's
+ * `@tool` display option tell tool use. The harness runs it as a workflow node, the way n8n 2.x runs
+ * a tool node an AI Agent calls; `$fromAI()` values come from the input item, as there.
+ */
+export function toolVariant(nodeType: INodeType): INodeType {
+	const variant = Object.create(nodeType) as INodeType;
+	variant.description = { ...nodeType.description, name: `${nodeType.description.name}Tool` };
+	return variant;
 }
 
 /**

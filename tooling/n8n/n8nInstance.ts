@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 import { installPackage, type PackedPackage } from './package';
 import { cacheDir } from '../lib/paths';
@@ -175,7 +175,9 @@ export class N8nInstance {
 		const userFolder = options.userFolder ?? newInstanceFolder(`n8n-${options.runtime.spec.name}`);
 		mkdirSync(join(userFolder, '.n8n'), { recursive: true });
 		const port = options.port ?? (await freePort());
-		if (options.package) await installPackage(options.package, userFolder);
+		// n8n's own n8n-workflow: <install>/node_modules/n8n-workflow beside <install>/node_modules/n8n/bin/n8n.
+		const n8nWorkflowDir = join(dirname(dirname(dirname(options.runtime.n8nBin))), 'n8n-workflow');
+		if (options.package) await installPackage(options.package, userFolder, n8nWorkflowDir);
 		return new N8nInstance({ ...options, userFolder, port });
 	}
 

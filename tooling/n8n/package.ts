@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { repoRoot } from '../lib/paths';
@@ -37,6 +37,12 @@ export function tarballProblems(files: string[], pkg: PackageJson): string[] {
 		problems.push(
 			`${unexpected.length} file(s) outside dist/, package.json, README and LICENSE: ${unexpected.slice(0, 10).join(', ')}${unexpected.length > 10 ? ', …' : ''}`,
 		);
+	}
+	// A map names the .ts sources it was made from, which the package does not ship: a stack trace
+	// in n8n would point users at files they cannot open.
+	const maps = files.filter((file) => file.endsWith('.map'));
+	if (maps.length > 0) {
+		problems.push(`${maps.length} source map(s) whose .ts sources are not in the package: ${maps.slice(0, 3).join(', ')}${maps.length > 3 ? ', …' : ''}`);
 	}
 	const declared = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])];
 	if (declared.length === 0) problems.push('package.json has no n8n.nodes or n8n.credentials entries');
@@ -88,12 +94,23 @@ export function communityNodesDir(userFolder: string): string {
  * <user folder>/.n8n/nodes/node_modules/<name> and listed in that folder's package.json, where n8n
  * discovers it at start. The package has no runtime dependencies (n8n-workflow is a peer that n8n
  * provides), so unpacking is the whole install. Replaces an earlier install of the same package.
+ *
+ * n8n provides the peer through NODE_PATH, which Node.js consults only after every node_modules
+ * folder above the package: under this repository that walk reaches the repository's own
+ * n8n-workflow (a dev dependency) first, and the package would run with a second copy of it, a
+ * release other than n8n's, whose error classes n8n does not recognize (`instanceof` fails). So
+ * `n8nWorkflowDir`, n8n's own copy, is linked beside the package, where the walk finds it first.
  */
-export async function installPackage(packed: PackedPackage, userFolder: string): Promise<string> {
+export async function installPackage(packed: PackedPackage, userFolder: string, n8nWorkflowDir?: string): Promise<string> {
 	const nodesDir = communityNodesDir(userFolder);
 	const target = join(nodesDir, 'node_modules', packed.name);
 	rmSync(target, { recursive: true, force: true });
 	mkdirSync(target, { recursive: true });
+	if (n8nWorkflowDir) {
+		const peer = join(nodesDir, 'node_modules', 'n8n-workflow');
+		rmSync(peer, { recursive: true, force: true });
+		symlinkSync(n8nWorkflowDir, peer, 'dir');
+	}
 	await run('tar', ['-xzf', packed.tarball, '-C', target, '--strip-components=1']);
 	const manifest = join(nodesDir, 'package.json');
 	// No "name": these manifests pile up under .cache, and jest reports equally named packages as collisions.

@@ -30,7 +30,8 @@ export async function handleApi(
 		state.stats.countRequest('unknown', reply.status);
 		return;
 	}
-	const effect = state.faults.length > 0 ? resolveFaults(state.faults, match.target) : undefined;
+	const token = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+	const effect = state.faults.length > 0 ? resolveFaults(state.faults, { ...match.target, token }) : undefined;
 	if (effect) state.stats.countFault(effect.ruleIds.join('+'), faultKinds(effect));
 	const context: RequestContext = { effect };
 	const request: { text?: string } = {};

@@ -1,7 +1,10 @@
 /**
- * `npm run sandbox -- --port 4010 [--host 127.0.0.1] [--bank-rows 100000] [--log]` (or env SANDBOX_PORT):
- * starts the Records sandbox and prints its base URL, demo tokens, record types and reports.
+ * `npm run sandbox -- --port 4010 [--host 127.0.0.1] [--bank-rows 100000] [--log] [--tls --ca-file ca.pem]`
+ * (or env SANDBOX_PORT): starts the Records sandbox and prints its base URL, demo tokens, record
+ * types and reports. `--tls` serves HTTPS with a CA made at start, written to `--ca-file`.
  */
+import { writeFileSync } from 'node:fs';
+
 import { REPORTS, TOKEN_DEFINITIONS, USERS, startSandbox } from './server';
 
 function option(name: string): string | undefined {
@@ -24,22 +27,31 @@ function integerOption(name: string, raw: string | undefined, fallback: number):
 
 async function main(): Promise<void> {
 	if (process.argv.includes('--help') || process.argv.includes('-h')) {
-		console.log('Usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--bank-rows 10000] [--log] [--quiet]');
+		console.log('Usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--bank-rows 10000] [--log] [--quiet] [--tls --ca-file ca.pem]');
 		return;
 	}
 	const port = integerOption('port', option('port') ?? process.env.SANDBOX_PORT, 4010);
 	const bankRows = integerOption('bank-rows', option('bank-rows'), 10_000);
+	const tls = process.argv.includes('--tls');
+	const caFile = option('ca-file');
+	if (tls && !caFile) {
+		console.error('--tls needs --ca-file <path>: the CA certificate clients must trust is written there');
+		process.exit(2);
+	}
 	const sandbox = await startSandbox({
 		port,
 		host: option('host') ?? '127.0.0.1',
 		bankRows,
 		quiet: process.argv.includes('--quiet'),
 		log: process.argv.includes('--log'),
+		tls,
 	});
+	if (caFile && sandbox.ca) writeFileSync(caFile, sandbox.ca.certificatePem);
 
 	const users: Record<string, string> = Object.fromEntries(Object.values(USERS).map((user) => [user.id, user.name]));
 	const lines = [
 		`Records sandbox listening on ${sandbox.baseUrl}`,
+		...(caFile ? [`CA certificate: ${caFile} (curl --cacert, or NODE_EXTRA_CA_CERTS for n8n)`] : []),
 		'',
 		'Tokens (Authorization: Bearer <token>):',
 		...TOKEN_DEFINITIONS.map((token) => {

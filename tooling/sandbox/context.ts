@@ -3,6 +3,7 @@ import type * as http from 'node:http';
 import { HttpError } from './http';
 import type { Permission, TokenDefinition, UserDefinition } from './seeds';
 import { SandboxState, type RecordTypeState } from './state';
+import type { SandboxTlsOptions } from './tls';
 
 export interface SandboxOptions {
 	/** 0 (default) = a random free port. */
@@ -15,6 +16,8 @@ export interface SandboxOptions {
 	quiet?: boolean;
 	/** Print one line per API request (method, path, status, duration; never headers). Off by default. */
 	log?: boolean;
+	/** Serve HTTPS instead of plain HTTP, with a certificate made at start (see tls.ts). */
+	tls?: SandboxTlsOptions | boolean;
 }
 
 /** What every route of one running sandbox shares: its store (records, reports, faults, stats), options and timers. */

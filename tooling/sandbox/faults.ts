@@ -33,8 +33,16 @@ export interface FaultRule {
 	truncate?: boolean | 'body' | 'connection';
 	/** Reports: silently serve at most this many rows per page, whatever `limit` asked. */
 	limitCap?: number;
+	/** Reports: refuse (400) a page whose `limit` is above this, as a service with a hard maximum does. */
+	maxLimit?: number;
 	/** Reports: ignore `offset` (always serve the first page). */
 	ignoreOffset?: boolean;
+	/**
+	 * A rate limiter: each token may make `requests` matching requests per window of `windowSeconds`
+	 * (fixed windows, counted from the epoch); the rest get 429 with a `Retry-After` of the seconds
+	 * until the window ends. Every matching request is logged in the rule's `arrivals`.
+	 */
+	rateLimit?: { requests: number; windowSeconds: number };
 	/** Apply to the next n matching requests only. */
 	times?: number;
 	/** Apply to each matching request with this probability, from a deterministic RNG seeded by `seed`. */
@@ -49,6 +57,10 @@ export interface FaultRuleState extends FaultRule {
 	/** Remaining applications when `times` was given. */
 	remaining?: number;
 	rng: () => number;
+	/** With `rateLimit`: every matching request, in order (ms since the epoch, and whether it was let through). */
+	arrivals?: Array<{ at: number; token: string; limited: boolean }>;
+	/** With `rateLimit`: requests per token in its current window. */
+	windows?: Map<string, { start: number; count: number }>;
 }
 
 /** The combined effect of every rule that fires for one request. */
@@ -62,6 +74,7 @@ export interface FaultEffect {
 	afterProcessing: boolean;
 	truncate?: 'body' | 'connection';
 	limitCap?: number;
+	maxLimit?: number;
 	ignoreOffset: boolean;
 }
 
@@ -78,7 +91,9 @@ const RULE_KEYS = new Set<string>([
 	'slowMs',
 	'truncate',
 	'limitCap',
+	'maxLimit',
 	'ignoreOffset',
+	'rateLimit',
 	'times',
 	'probability',
 	'seed',
@@ -104,7 +119,7 @@ export function parseFaultRule(input: unknown, index: number): FaultRule | strin
 	for (const key of ['reportId', 'recordTypeId', 'method'] as const) {
 		if (raw[key] !== undefined && typeof raw[key] !== 'string') return `Fault rule ${index}: ${key} must be a string`;
 	}
-	for (const key of ['latencyMs', 'retryAfter', 'slowMs', 'limitCap', 'times', 'seed'] as const) {
+	for (const key of ['latencyMs', 'retryAfter', 'slowMs', 'limitCap', 'maxLimit', 'times', 'seed'] as const) {
 		if (raw[key] !== undefined && !isNonNegativeNumber(raw[key])) {
 			return `Fault rule ${index}: ${key} must be a non-negative number`;
 		}
@@ -126,8 +141,28 @@ export function parseFaultRule(input: unknown, index: number): FaultRule | strin
 	) {
 		return `Fault rule ${index}: probability must be a number from 0 to 1`;
 	}
+	if (raw.rateLimit !== undefined) {
+		const limit = raw.rateLimit as Record<string, unknown> | null;
+		if (
+			typeof limit !== 'object' ||
+			limit === null ||
+			!Number.isInteger(limit.requests) ||
+			(limit.requests as number) < 1 ||
+			!isNonNegativeNumber(limit.windowSeconds) ||
+			limit.windowSeconds === 0 ||
+			Object.keys(limit).some((key) => key !== 'requests' && key !== 'windowSeconds')
+		) {
+			return `Fault rule ${index}: rateLimit must be {"requests": whole number of at least 1, "windowSeconds": number above 0}`;
+		}
+		if (raw.status !== undefined || raw.reset !== undefined) {
+			return `Fault rule ${index}: rateLimit answers 429 itself; leave out status and reset`;
+		}
+	}
 	if (raw.limitCap !== undefined && (raw.limitCap as number) < 1) {
 		return `Fault rule ${index}: limitCap must be at least 1`;
+	}
+	if (raw.maxLimit !== undefined && (raw.maxLimit as number) < 1) {
+		return `Fault rule ${index}: maxLimit must be at least 1`;
 	}
 	return { ...(raw as Partial<FaultRule>), route: route as FaultRoute };
 }
@@ -140,6 +175,7 @@ export function createFaultRuleState(rule: FaultRule, id: string): FaultRuleStat
 		applied: 0,
 		remaining: rule.times,
 		rng: createRng(rule.seed ?? 1),
+		...(rule.rateLimit ? { arrivals: [], windows: new Map() } : {}),
 	};
 }
 
@@ -148,13 +184,32 @@ export interface FaultTarget {
 	method: string;
 	reportId?: string;
 	recordTypeId?: string;
+	/** The bearer token the request carries (rate limits count per token). */
+	token?: string;
+}
+
+/** With a rate limit: whether this request is over it, and how many seconds remain of its window. */
+function overRateLimit(rule: FaultRuleState, token: string, now: number): number | undefined {
+	const { requests, windowSeconds } = rule.rateLimit as { requests: number; windowSeconds: number };
+	const windowMs = windowSeconds * 1000;
+	const start = Math.floor(now / windowMs) * windowMs;
+	const windows = rule.windows as Map<string, { start: number; count: number }>;
+	let window = windows.get(token);
+	if (!window || window.start !== start) {
+		window = { start, count: 0 };
+		windows.set(token, window);
+	}
+	window.count++;
+	const limited = window.count > requests;
+	rule.arrivals?.push({ at: now, token, limited });
+	return limited ? Math.max(1, Math.ceil((start + windowMs - now) / 1000)) : undefined;
 }
 
 /**
  * Picks the rules that fire for one request and consumes their `times`. Every firing rule contributes;
  * when several set `status` or `reset`, the first listed wins.
  */
-export function resolveFaults(rules: FaultRuleState[], target: FaultTarget): FaultEffect | undefined {
+export function resolveFaults(rules: FaultRuleState[], target: FaultTarget, now = Date.now()): FaultEffect | undefined {
 	let effect: FaultEffect | undefined;
 	for (const rule of rules) {
 		if (rule.route !== '*' && rule.route !== target.route) continue;
@@ -163,6 +218,8 @@ export function resolveFaults(rules: FaultRuleState[], target: FaultTarget): Fau
 		if (rule.recordTypeId !== undefined && rule.recordTypeId !== target.recordTypeId) continue;
 		if (rule.remaining !== undefined && rule.remaining <= 0) continue;
 		if (rule.probability !== undefined && rule.rng() >= rule.probability) continue;
+		const rateLimitedFor = rule.rateLimit ? overRateLimit(rule, target.token ?? '', now) : undefined;
+		if (rule.rateLimit && rateLimitedFor === undefined) continue;
 		if (rule.remaining !== undefined) rule.remaining--;
 		rule.applied++;
 		effect ??= { ruleIds: [], latencyMs: 0, slowMs: 0, reset: false, afterProcessing: false, ignoreOffset: false };
@@ -170,7 +227,10 @@ export function resolveFaults(rules: FaultRuleState[], target: FaultTarget): Fau
 		effect.latencyMs += rule.latencyMs ?? 0;
 		effect.slowMs = Math.max(effect.slowMs, rule.slowMs ?? 0);
 		const terminalTaken = effect.status !== undefined || effect.reset;
-		if (!terminalTaken && (rule.status !== undefined || rule.reset === true)) {
+		if (!terminalTaken && rateLimitedFor !== undefined) {
+			effect.status = 429;
+			effect.retryAfter = rateLimitedFor;
+		} else if (!terminalTaken && (rule.status !== undefined || rule.reset === true)) {
 			effect.status = rule.status;
 			effect.retryAfter = rule.retryAfter;
 			effect.reset = rule.status === undefined && rule.reset === true;
@@ -179,6 +239,7 @@ export function resolveFaults(rules: FaultRuleState[], target: FaultTarget): Fau
 		if (rule.truncate === true || rule.truncate === 'body') effect.truncate ??= 'body';
 		if (rule.truncate === 'connection') effect.truncate = 'connection';
 		if (rule.limitCap !== undefined) effect.limitCap = Math.min(effect.limitCap ?? Infinity, rule.limitCap);
+		if (rule.maxLimit !== undefined) effect.maxLimit = Math.min(effect.maxLimit ?? Infinity, rule.maxLimit);
 		if (rule.ignoreOffset === true) effect.ignoreOffset = true;
 	}
 	return effect;
@@ -193,6 +254,7 @@ export function faultKinds(effect: FaultEffect): string[] {
 	if (effect.slowMs > 0) kinds.push('slow');
 	if (effect.truncate) kinds.push(`truncate_${effect.truncate}`);
 	if (effect.limitCap !== undefined) kinds.push('limit_cap');
+	if (effect.maxLimit !== undefined) kinds.push('max_limit');
 	if (effect.ignoreOffset) kinds.push('ignore_offset');
 	return kinds;
 }

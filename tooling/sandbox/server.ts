@@ -1,4 +1,5 @@
 import * as http from 'node:http';
+import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 import { handleApi } from './apiHandler';
@@ -6,6 +7,7 @@ import { createContext, type SandboxContext, type SandboxOptions } from './conte
 import { errorReply, json, writeReply } from './http';
 import { handleControl } from './routes/control';
 import type { SandboxState } from './state';
+import { sandboxTlsServerOptions, type CertificateAuthority } from './tls';
 
 /**
  * The Records sandbox: a real HTTP server implementing the Records Integration API (routes/), its
@@ -18,8 +20,10 @@ export type { SandboxOptions } from './context';
 export * from './seeds';
 
 export interface Sandbox {
-	/** e.g. `http://127.0.0.1:4010`, no trailing slash. */
+	/** e.g. `http://127.0.0.1:4010` (`https://` with `tls`), no trailing slash. */
 	baseUrl: string;
+	/** With `tls`: the CA that signed the server certificate (its PEM is what a client trusts). */
+	ca?: CertificateAuthority;
 	port: number;
 	close(): Promise<void>;
 	/** Back to the seeds; clears faults, stats and logs. */
@@ -30,14 +34,16 @@ export interface Sandbox {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	const ctx = createContext(options);
-	const server = createServer(requestHandler(ctx));
+	const tls = options.tls ? await sandboxTlsServerOptions(options.tls === true ? {} : options.tls) : undefined;
+	const server = createServer(requestHandler(ctx), tls?.serverOptions);
 	const host = options.host ?? '127.0.0.1';
 	await listen(server, options.port ?? 0, host);
 	const address = server.address() as AddressInfo;
 	const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
 	return {
-		baseUrl: `http://${urlHost}:${address.port}`,
+		baseUrl: `${tls ? 'https' : 'http'}://${urlHost}:${address.port}`,
 		port: address.port,
+		ca: tls?.ca,
 		state: ctx.state,
 		reset: () => ctx.state.seed(),
 		close: () =>
@@ -49,9 +55,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	};
 }
 
-/** The one place the sandbox's server is made: plain HTTP, keep-alive longer than clients' (65 s), no request time limit. */
-function createServer(handler: http.RequestListener): http.Server {
-	const server = http.createServer(handler);
+/**
+ * The one place the sandbox's server is made: plain HTTP, or HTTPS with `tls` options; keep-alive
+ * longer than clients' (65 s), no request time limit.
+ */
+function createServer(handler: http.RequestListener, tls?: https.ServerOptions): http.Server {
+	const server = tls ? https.createServer(tls, handler) : http.createServer(handler);
 	server.keepAliveTimeout = 65_000;
 	server.headersTimeout = 66_000;
 	server.requestTimeout = 0;

@@ -40,6 +40,12 @@ export interface WholeNumberRule {
 	where?: string;
 }
 
+/** A value as the user would recognise it in a message: JSON.stringify writes NaN and Infinity as null. */
+function shownValue(value: unknown): string {
+	if (typeof value === 'number') return String(value);
+	return JSON.stringify(value) ?? 'nothing';
+}
+
 /** A whole number within limits; numeric text ("5") is accepted as the number. */
 export function wholeNumber(node: INode, value: unknown, rule: WholeNumberRule): number {
 	const { label, min, max = Infinity, fallback, itemIndex, where = 'in the options' } = rule;
@@ -50,7 +56,7 @@ export function wholeNumber(node: INode, value: unknown, rule: WholeNumberRule):
 	const wanted = max === Infinity ? `of at least ${min}` : `between ${min} and ${max}`;
 	throw parameterError(
 		node,
-		`"${label}" must be a whole number ${range} (got ${JSON.stringify(value) ?? 'nothing'})`,
+		`"${label}" must be a whole number ${range} (got ${shownValue(value)})`,
 		itemIndex,
 		`Set "${label}" ${where} to a whole number ${wanted}.`,
 	);

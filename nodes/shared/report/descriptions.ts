@@ -2,8 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { REPORT_ID_REGEX, REPORT_URL_REGEX } from './rows';
 import { DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE } from './paging';
-import { MAX_CONCURRENCY } from '../requestOptions';
-import { retryAttemptsOption, timeoutOption } from '../requestOptions';
+import { MAX_CONCURRENCY, retryAttemptsOption, timeoutOption } from '../requestOptions';
 
 /** The report, by ID or by the URL from its sharing dialog; shared by Get Rows and the trigger. */
 export const reportLocator: INodeProperties = {
@@ -69,7 +68,7 @@ export const pagingOptions: INodeProperties[] = [
 		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: DEFAULT_PAGE_SIZE,
 		description:
-			'Rows asked for per request. When the service serves fewer rows per page than asked, the node notices and reads on with the smaller pages, so no row is lost.',
+			'Rows asked for per request; setting it fixes the page size. Without it, version 1 of the node asks for 100, and version 1.1 starts at 1,000 and grows to 5,000 per request (fewer requests, each a new TLS connection), falling back to 100 if the service refuses a larger page. When the service serves fewer rows per page than asked, the node notices and reads on with the smaller pages, so no row is lost.',
 	},
 	{
 		displayName: 'Parallel Requests',
@@ -113,7 +112,7 @@ export function columnListParameters(
 /** How rows are output; shared by Get Rows and the trigger. */
 export const rowOutputOptions: INodeProperties[] = [
 	{
-		displayName: 'Convert Czech Numbers and Dates',
+		displayName: 'Convert Czech Formats',
 		name: 'conversion',
 		type: 'options',
 		default: 'none',
@@ -147,7 +146,7 @@ export const rowOutputOptions: INodeProperties[] = [
 			placeholder: 'e.g. Datum splatnosti, c5',
 			displayOptions: { show: { conversion: ['columns'] } },
 			description:
-				'Columns (names or IDs, separated by commas) whose d.m.yyyy dates become ISO dates yyyy-mm-dd. A value that is not such a date stays as it is.',
+				'Columns (names or IDs, separated by commas) whose d.m.yyyy dates become ISO dates yyyy-mm-dd. A value that is not such a date stays as it is. (In the example, "Datum splatnosti" is a Czech column name: "due date".)',
 		},
 		{
 			displayName: 'Date Column Names or IDs',
@@ -172,7 +171,7 @@ export const rowOutputOptions: INodeProperties[] = [
 			placeholder: 'e.g. Částka, Částka (2), c3',
 			displayOptions: { show: { conversion: ['columns'] } },
 			description:
-				'Columns (names or IDs, separated by commas) whose numbers, such as 1 234,50, become JSON numbers. A value that is not a number, or has more than 15 digits, stays as it is.',
+				'Columns (names or IDs, separated by commas) whose numbers, such as 1 234,50, become JSON numbers (in the example, "Částka" is Czech for "amount"). A value that is not a number, or has more than 15 digits, stays as it is.',
 		},
 		{
 			displayName: 'Number Column Names or IDs',
@@ -191,7 +190,7 @@ export const rowOutputOptions: INodeProperties[] = [
 				name: 'Column Names',
 				value: 'name',
 				description:
-					'E.g. "Částka". When several columns share a name, the later ones get " (2)", " (3)", and so on.',
+					'E.g. "Částka" (Czech for "amount"). When several columns share a name, the later ones get " (2)", " (3)", and so on.',
 			},
 			{
 				name: 'Column IDs',

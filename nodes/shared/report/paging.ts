@@ -16,22 +16,29 @@
  *   different row count throws away the pages planned after it (they are awaited, never used) and
  *   planning starts again at the next unread row. At most `concurrency - 1` pages are requested past
  *   the end of a report; they come back empty and are discarded.
- * - A page identical to the first page or to the previous one may mean the service ignores `offset`.
+ * - A page identical to the first page or to the previous one (or, while an adaptive read's pages
+ *   grow, one beginning with the first page's rows) may mean the service ignores `offset`.
  *   One probe far beyond any real report tells it apart from a report that merely repeats rows:
  *   rows there mean `offset` is ignored, and the read fails with a clear error after a handful of
  *   requests instead of looping.
+ * - The page size is fixed, or adaptive (PageSizer, pageSize.ts): an adaptive read sends its first
+ *   request alone, grows after full pages, stops growing at the first short page (the cap above), and
+ *   asks again at the guide's 100 rows when a larger `limit` is refused.
  * - At most `maxPages` requests are made; reaching that without reaching the end is an error, never
  *   a silently short result.
- * - A read may start at any row (`startOffset`) and `onPage` may end it early (by returning 'stop'):
- *   the Records Report Trigger reads only past the rows it remembers. The guards above hold from
- *   the first row read.
  */
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { ReportColumn, ReportRow } from './rows';
-import type { RecordsFunctions, RetryPolicy } from '../transport';
+import { PageSizer, type PageSizeSetting } from './pageSize';
 import { MAX_CONCURRENCY } from '../requestOptions';
-import { recordsApiRequest, type RecordsConnection, recordsConnection } from '../transport';
+import {
+	recordsApiRequest,
+	type RecordsConnection,
+	recordsConnection,
+	type RecordsFunctions,
+	type RetryPolicy,
+} from '../transport';
+import type { ReportColumn, ReportRow } from './rows';
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const DEFAULT_MAX_PAGES = 10_000;
@@ -52,9 +59,12 @@ export interface ReportPage {
 
 export interface ReadReportOptions {
 	reportId: string;
-	/** Rows asked for per request (`limit`); lowered automatically when the service serves fewer. */
-	pageSize: number;
-	/** Index of the first row to read; 0 when not given. */
+	/**
+	 * Rows asked for per request (`limit`), lowered automatically when the service serves fewer; or
+	 * 'adaptive' (see PageSizer): start larger, grow, learn the service's cap, fall back on refusal.
+	 */
+	pageSize: PageSizeSetting;
+	/** Index of the first row to read (the first `offset` asked for); default 0. */
 	startOffset?: number;
 	/** Stop after this many rows; undefined reads the whole report. */
 	maxRows?: number;
@@ -68,8 +78,9 @@ export interface ReadReportOptions {
 	retry?: Partial<RetryPolicy>;
 	/**
 	 * Called once per page, in report order; the next page is handed on only after it returns.
-	 * Returning 'stop' ends the read after this page (pages requested ahead are discarded).
-	 * The rows must not be changed: the read compares them with later pages.
+	 * Returning 'stop' ends the read after this page (the Report Trigger reads only past the rows it
+	 * remembers); pages requested ahead are discarded. The rows must not be changed: the read
+	 * compares them with later pages.
 	 */
 	onPage: (page: ReportPage) => PageVerdict | Promise<PageVerdict>;
 }
@@ -184,21 +195,29 @@ function samePage(a: readonly ReportRow[], b: readonly ReportRow[]): boolean {
 	return a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
 }
 
+/**
+ * Pages of different sizes that begin with the same rows: what a service ignoring `offset` serves
+ * while an adaptive read is still growing its pages (equal sizes are caught by samePage).
+ */
+function sameStart(a: readonly ReportRow[], b: readonly ReportRow[]): boolean {
+	if (a.length === b.length || JSON.stringify(a[0]) !== JSON.stringify(b[0])) return false;
+	const common = Math.min(a.length, b.length);
+	return JSON.stringify(a.slice(0, common)) === JSON.stringify(b.slice(0, common));
+}
+
 /** One read of a report: the pages planned ahead, what was delivered, and what the guards remember. */
 class ReportRead {
 	private readonly inFlight: PlannedPage[] = [];
 
 	private readonly discarded: Array<Promise<unknown>> = [];
 
-	/** The first row read, and the offset after the last row wanted (undefined: to the end). */
-	private readonly start: number;
-
-	private readonly end: number | undefined;
+	private readonly startOffset: number;
 
 	private nextOffset: number;
 
 	delivered = 0;
 
+	/** Whether `onPage` ended the read before the end of the report. */
 	stopped = false;
 
 	requests = 0;
@@ -216,7 +235,7 @@ class ReportRead {
 
 	private offsetHonoured = false;
 
-	pageSize: number;
+	private readonly sizer: PageSizer;
 
 	private readonly concurrency: number;
 
@@ -229,10 +248,9 @@ class ReportRead {
 	) {
 		this.concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(options.concurrency ?? 1)));
 		this.maxPages = Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES));
-		this.pageSize = Math.max(1, Math.floor(options.pageSize));
-		this.start = Math.max(0, Math.floor(options.startOffset ?? 0));
-		this.end = options.maxRows === undefined ? undefined : this.start + options.maxRows;
-		this.nextOffset = this.start;
+		this.sizer = new PageSizer(options.pageSize);
+		this.startOffset = Math.max(0, Math.floor(options.startOffset ?? 0));
+		this.nextOffset = this.startOffset;
 	}
 
 	private request(offset: number, limit: number): Promise<TablePage> {
@@ -244,11 +262,13 @@ class ReportRead {
 	}
 
 	private plan(): void {
-		const { end } = this;
-		const window = this.confirming ? 1 : this.concurrency;
+		const { maxRows } = this.options;
+		const window = this.confirming || this.sizer.learning ? 1 : this.concurrency;
 		while (this.inFlight.length < window && this.requests < this.maxPages) {
-			if (end !== undefined && this.nextOffset >= end) return;
-			const limit = end === undefined ? this.pageSize : Math.min(this.pageSize, end - this.nextOffset);
+			const planned = this.nextOffset - this.startOffset;
+			if (maxRows !== undefined && planned >= maxRows) return;
+			const { size } = this.sizer;
+			const limit = maxRows === undefined ? size : Math.min(size, maxRows - planned);
 			this.inFlight.push({ offset: this.nextOffset, limit, result: this.request(this.nextOffset, limit) });
 			this.nextOffset += limit;
 		}
@@ -288,7 +308,24 @@ class ReportRead {
 				'The report has more rows than Max Pages × Page Size, or the service pages incorrectly. Raise Max Pages or Page Size in the options, or use Limit to read only the first rows.',
 			);
 		}
-		return { head, page: await head.result };
+		try {
+			return { head, page: await head.result };
+		} catch (error) {
+			// An adaptive read asks again at the guide's default when a large limit is refused.
+			if (!this.sizer.onRefused(head.limit, Number((error as { httpCode?: unknown }).httpCode))) {
+				throw error instanceof NodeApiError || error instanceof NodeOperationError
+					? error
+					: new NodeOperationError(this.context.getNode(), error as Error, { itemIndex: this.options.itemIndex });
+			}
+			this.discardPlanned();
+			this.nextOffset = head.offset;
+			return await this.nextPage();
+		}
+	}
+
+	/** The `limit` the next planned page asks for (lower than asked when the service caps pages). */
+	get pageSize(): number {
+		return this.sizer.size;
 	}
 
 	private checkColumns(page: TablePage, offset: number): ReportColumn[] {
@@ -309,9 +346,11 @@ class ReportRead {
 	private async checkRepeated(offset: number, rows: ReportRow[]): Promise<void> {
 		if (this.offsetHonoured) return;
 		const seen: SeenPage = { offset, signature: pageSignature(rows), rows };
-		const repeated = [this.first, this.previous].find(
-			(earlier) => earlier !== undefined && earlier.signature === seen.signature && samePage(earlier.rows, rows),
-		);
+		const { first } = this;
+		const repeated =
+			[first, this.previous].find(
+				(earlier) => earlier !== undefined && earlier.signature === seen.signature && samePage(earlier.rows, rows),
+			) ?? (first !== undefined && sameStart(first.rows, rows) ? first : undefined);
 		if (repeated !== undefined) await this.checkOffsetHonoured(offset, repeated.offset);
 		this.first ??= seen;
 		this.previous = seen;
@@ -329,6 +368,7 @@ class ReportRead {
 
 				let rows = page.rows;
 				const received = rows.length;
+				this.sizer.onPage(head.limit, received);
 				if (received === 0) break;
 				await this.checkRepeated(head.offset, rows);
 
@@ -350,11 +390,9 @@ class ReportRead {
 				}
 				// The pages planned after this one assumed it would be full: start again at the next row.
 				this.discardPlanned();
-				this.nextOffset = this.start + this.delivered;
-				if (received < head.limit) {
-					this.confirming = true;
-					this.pageSize = Math.min(this.pageSize, received);
-				}
+				this.nextOffset = this.startOffset + this.delivered;
+				// Short: the sizer has lowered the page size to what the service served.
+				if (received < head.limit) this.confirming = true;
 			}
 		} finally {
 			this.discardPlanned();

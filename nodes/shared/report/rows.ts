@@ -269,3 +269,29 @@ export function reportIdFromReference(mode: string, value: unknown): string {
 	}
 	return text;
 }
+
+/** What Get Rows returns of each row when used as a tool (n8n's Simplified / Raw / Selected Fields). */
+export type ToolRowOutput = 'simple' | 'raw' | 'fields';
+
+/**
+ * The part of a shaped row a tool returns: "simple" leaves out empty cells, which only cost an
+ * agent's context; "fields" keeps the given output keys; "raw" keeps every cell.
+ */
+export function toolRowProjection(output: ToolRowOutput, keys: readonly string[] = []): (row: IDataObject) => IDataObject {
+	if (output === 'raw') return (row) => row;
+	if (output === 'fields') {
+		return (row) => {
+			const picked: IDataObject = {};
+			for (const key of keys) if (key in row) picked[key] = row[key];
+			return picked;
+		};
+	}
+	return (row) => {
+		const kept: IDataObject = {};
+		for (const key of Object.keys(row)) {
+			const value = row[key];
+			if (value !== '' && value !== null && value !== undefined) kept[key] = value;
+		}
+		return kept;
+	};
+}

@@ -14,13 +14,12 @@ import {
 	resolveColumns,
 } from './rows';
 import { DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE } from './paging';
-import { MAX_CONCURRENCY } from '../requestOptions';
+import type { PageSizeSetting } from './pageSize';
 import { choice, wholeNumber } from '../parameters/kit';
-import { type RequestSettings } from '../requestOptions';
-import { requestSettings } from '../requestOptions';
+import { MAX_CONCURRENCY, type RequestSettings, requestSettings } from '../requestOptions';
 
 export interface ReportReadSettings {
-	pageSize: number;
+	pageSize: PageSizeSetting;
 	concurrency: number;
 	maxPages: number;
 	outputKeys: OutputKeys;
@@ -45,6 +44,22 @@ export function reportIdFromParameter(node: INode, parameter: unknown, itemIndex
 	}
 }
 
+/**
+ * The first version of the Records node and of the Records Report Trigger whose reads choose their
+ * page size themselves when no Page Size is set.
+ */
+export const ADAPTIVE_PAGE_SIZE_VERSION = 1.1;
+
+/**
+ * An explicit Page Size fixes the page size. Without one, version 1 keeps the guide's default of 100
+ * (saved workflows read as they always did) and version 1.1 adapts it (see PageSizer).
+ */
+function pageSizeSetting(node: INode, value: unknown, itemIndex: number | undefined): PageSizeSetting {
+	const unset = value === undefined || value === null || value === '';
+	if (unset && node.typeVersion >= ADAPTIVE_PAGE_SIZE_VERSION) return 'adaptive';
+	return wholeNumber(node, value, { label: 'Page Size', min: 1, max: 1_000_000, fallback: DEFAULT_PAGE_SIZE, itemIndex });
+}
+
 /** The options collection of Get Rows or the trigger, checked. */
 export function reportReadSettings(
 	node: INode,
@@ -52,13 +67,7 @@ export function reportReadSettings(
 	itemIndex?: number,
 ): ReportReadSettings {
 	return {
-		pageSize: wholeNumber(node, options.pageSize, {
-			label: 'Page Size',
-			min: 1,
-			max: 1_000_000,
-			fallback: DEFAULT_PAGE_SIZE,
-			itemIndex,
-		}),
+		pageSize: pageSizeSetting(node, options.pageSize, itemIndex),
 		concurrency: wholeNumber(node, options.concurrency, {
 			label: 'Parallel Requests',
 			min: 1,
@@ -81,7 +90,7 @@ export function reportReadSettings(
 		}),
 		includeColumns: options.includeColumns === true,
 		conversion: choice(node, options.conversion, {
-			label: 'Convert Czech Numbers and Dates',
+			label: 'Convert Czech Formats',
 			allowed: ['none', 'auto', 'columns'] as const,
 			fallback: 'none',
 			itemIndex,
@@ -137,7 +146,7 @@ export function reportShaper(
 	if (converting && settings.numberColumns.length === 0 && settings.dateColumns.length === 0) {
 		throw new NodeOperationError(
 			node,
-			'"Convert Czech Numbers and Dates" is set to "In Columns I Name", but no Number Columns or Date Columns are given',
+			'"Convert Czech Formats" is set to "In Columns I Name", but no Number Columns or Date Columns are given',
 			{
 				itemIndex,
 				description: `List the columns to convert, by name or ID. The report's columns: ${describeColumns(columns) || 'none'}.`,

@@ -64,7 +64,7 @@ function failureText(
 		description = `Try again later.${serviceSays}`;
 	} else {
 		message = `${failure.message}${tried}`;
-		description = `No answer was received for the ${subject}.`;
+		description = failure.description ?? `No answer was received for the ${subject}.`;
 	}
 	if (failure.code === 'INVALID_JSON') {
 		message = `${failure.message}${tried}`;

@@ -13,6 +13,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { plainHttpRefusal } from '../../../credentials/RecordsApi.credentials';
 import { apiError } from './errors';
+import { describeTlsFailure, findTlsFailure } from './tlsFailure';
 
 export const CREDENTIAL_TYPE = 'recordsApi';
 
@@ -78,6 +79,8 @@ export interface RecordsConnection {
 	baseUrl: string;
 	/** Only to redact it from error messages. */
 	secret: string;
+	/** The credential's "Ignore SSL Issues (Insecure)": accept any certificate. */
+	ignoreSslIssues?: boolean;
 }
 
 export interface RecordsResponse<T = unknown> {
@@ -110,7 +113,15 @@ const UNKNOWN_OUTCOME_CODES = new Set([
 
 export type Outcome =
 	| { kind: 'response'; response: IN8nHttpFullResponse }
-	| { kind: 'failure'; code: string; message: string; statusCode?: number; retryAfterMs?: number };
+	| {
+			kind: 'failure';
+			code: string;
+			message: string;
+			/** Replaces the generic description of a failure without an answer (a TLS failure). */
+			description?: string;
+			statusCode?: number;
+			retryAfterMs?: number;
+	  };
 
 /** A failure after which the service may already have processed the request. */
 function unknownOutcome(failure: Extract<Outcome, { kind: 'failure' }>): boolean {
@@ -140,14 +151,19 @@ export async function recordsConnection(this: RecordsFunctions, itemIndex?: numb
 			},
 		);
 	}
-	return { baseUrl, secret: String(credentials.token ?? '') };
+	return {
+		baseUrl,
+		secret: String(credentials.token ?? ''),
+		ignoreSslIssues: credentials.ignoreSSLIssues === true,
+	};
 }
 
 export async function recordsApiRequest<T = unknown>(
 	this: RecordsFunctions,
 	request: RecordsRequest,
 ): Promise<RecordsResponse<T>> {
-	const { baseUrl, secret } = request.connection ?? (await recordsConnection.call(this, request.itemIndex));
+	const { baseUrl, secret, ignoreSslIssues } =
+		request.connection ?? (await recordsConnection.call(this, request.itemIndex));
 
 	const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...request.retry };
 	const idempotent = IDEMPOTENT_METHODS.has(request.method);
@@ -163,6 +179,8 @@ export async function recordsApiRequest<T = unknown>(
 		// n8n repeats the Authorization header on redirects, to any host: the token must not follow.
 		disableFollowRedirect: true,
 		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		// Off unless the user chose it; protocols older than TLS 1.2 stay refused either way.
+		skipSslCertificateValidation: ignoreSslIssues === true,
 	};
 
 	for (let attempt = 1; ; attempt++) {
@@ -187,7 +205,9 @@ export async function recordsApiRequest<T = unknown>(
 			throw apiError(this, request, outcome, attempt, mayHaveProcessed, secret, policy);
 		}
 		await sleep(
-			outcome.retryAfterMs ?? backoffDelay(attempt, policy.baseDelayMs, policy.maxDelayMs),
+			outcome.retryAfterMs === undefined
+				? backoffDelay(attempt, policy.baseDelayMs, policy.maxDelayMs)
+				: retryAfterDelay(outcome.retryAfterMs, attempt, policy),
 		);
 	}
 }
@@ -201,6 +221,11 @@ async function send(this: RecordsFunctions, options: IHttpRequestOptions): Promi
 			{ ...options },
 		)) as IN8nHttpFullResponse;
 	} catch (error) {
+		const tls = findTlsFailure(error);
+		if (tls) {
+			const { message, description } = describeTlsFailure(tls, new URL(options.url).host);
+			return { kind: 'failure', code: tls.code, message, description };
+		}
 		const code = findErrorCode(error);
 		if (code === 'ERR_CANCELED') {
 			throw new NodeOperationError(this.getNode(), 'The execution was cancelled');
@@ -276,12 +301,34 @@ export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: n
 	return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
 }
 
-/** Error codes sit on the HTTP client's error, which n8n wraps once or twice. */
+/**
+ * The wait after an answer with Retry-After: never less than the service asked, plus a random part
+ * as long as that wait (at least the backoff of this attempt, at most maxDelayMs). Readers refused
+ * together (parallel pages, workflows sharing a token) then come back spread over the next window
+ * instead of all at its first moment, where most of them would be refused again.
+ */
+export function retryAfterDelay(
+	retryAfterMs: number,
+	attempt: number,
+	policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
+	random: number = Math.random(),
+): number {
+	const backoff = policy.baseDelayMs * 2 ** (attempt - 1);
+	const spread = Math.min(policy.maxDelayMs, Math.max(retryAfterMs, backoff));
+	return retryAfterMs + Math.round(random * spread);
+}
+
+/**
+ * Error codes sit on the HTTP client's error, which n8n wraps once or twice: n8n 2.x keeps it as
+ * `cause`, n8n 1.x keeps only its code, as the wrapping error's `httpCode`.
+ */
 export function findErrorCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-		const { code } = current as { code?: unknown };
-		if (typeof code === 'string' && /^E[A-Z_]+$|^ERR_/.test(code)) return code;
+		const { code, httpCode } = current as { code?: unknown; httpCode?: unknown };
+		for (const candidate of [code, httpCode]) {
+			if (typeof candidate === 'string' && /^E[A-Z_]+$|^ERR_/.test(candidate)) return candidate;
+		}
 		current = (current as { cause?: unknown }).cause;
 	}
 	return undefined;

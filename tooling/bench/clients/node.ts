@@ -20,14 +20,20 @@ function failIfErrored(result: RunNodeResult): void {
 	if (result.error) throw new Error(`The Records node failed: ${result.error.message} ${result.error.description ?? ''}`);
 }
 
-export function getRowsParameters(task: Pick<ReadTask, 'reportId' | 'pageSize' | 'concurrency'>): INodeParameters {
+export function getRowsParameters(task: Pick<ReadTask, 'reportId' | 'pageSize' | 'concurrency' | 'nodeDefaults'>): INodeParameters {
 	return {
 		resource: 'report',
 		operation: 'getRows',
 		report: { __rl: true, mode: 'id', value: task.reportId },
 		returnAll: true,
-		options: { pageSize: task.pageSize, concurrency: task.concurrency },
+		// With nodeDefaults, no Page Size: what a user gets who never opens the options.
+		options: task.nodeDefaults ? { concurrency: task.concurrency } : { pageSize: task.pageSize, concurrency: task.concurrency },
 	};
+}
+
+/** The Records credential for a sandbox: Allow Plain HTTP only for a plain-HTTP one. */
+function credentialsFor(task: Pick<ReadTask, 'baseUrl' | 'token'>) {
+	return { baseUrl: task.baseUrl, token: task.token, allowHttp: task.baseUrl.startsWith('http:') };
 }
 
 export function importParameters(task: Pick<ImportTask, 'batchSize' | 'concurrency' | 'retryUnknownOutcome'>, recordTypeId: string): INodeParameters {
@@ -46,10 +52,15 @@ export function importParameters(task: Pick<ImportTask, 'batchSize' | 'concurren
 
 export async function prepareNodeRead(task: ReadTask): Promise<{ run(): Promise<Outcome> }> {
 	const nodeType = builtRecordsNode();
-	const credentials = { baseUrl: task.baseUrl, token: task.token, allowHttp: true };
+	const credentials = credentialsFor(task);
 	return {
 		async run() {
-			const result = await runNode({ nodeType, parameters: getRowsParameters(task), credentials });
+			const result = await runNode({
+				nodeType,
+				parameters: getRowsParameters(task),
+				credentials,
+				typeVersion: task.nodeDefaults?.typeVersion,
+			});
 			failIfErrored(result);
 			const rows = result.items.map((item) => item.json);
 			return {

@@ -4,6 +4,7 @@
  * between. Its time is the floor the node is compared with.
  */
 import * as http from 'node:http';
+import * as https from 'node:https';
 
 import axios, { type AxiosInstance } from 'axios';
 
@@ -14,7 +15,7 @@ export interface RawReadOptions {
 	pageSize: number;
 	/** 1 = one page after the other; n = up to n page requests in flight. */
 	concurrency: number;
-	/** A new TCP connection for every request, as n8n's HTTP helper makes them. */
+	/** A new TCP (and over HTTPS, TLS) connection for every request, as n8n's HTTP helper makes them. */
 	newConnectionPerRequest?: boolean;
 }
 
@@ -27,9 +28,11 @@ function axiosFor(baseUrl: string, token: string): AxiosInstance {
 	return axios.create({ baseURL: baseUrl, headers: { Authorization: `Bearer ${token}` }, timeout: 60_000 });
 }
 
-/** Per-request axios options: a fresh agent, so a new connection, when asked for. */
-function connectionOptions(newConnectionPerRequest: boolean | undefined): { httpAgent?: http.Agent } {
-	return newConnectionPerRequest ? { httpAgent: new http.Agent({ keepAlive: false }) } : {};
+/** Per-request axios options: a fresh agent, so a new connection (with its TLS handshake), when asked for. */
+function connectionOptions(newConnectionPerRequest: boolean | undefined): { httpAgent?: http.Agent; httpsAgent?: https.Agent } {
+	return newConnectionPerRequest
+		? { httpAgent: new http.Agent({ keepAlive: false }), httpsAgent: new https.Agent({ keepAlive: false }) }
+		: {};
 }
 
 /** Same output as the node's default: one object per row, keyed by column name. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 
 import { repoRoot } from '../../lib/paths';
 import { isRunning, startLogged, stopProcess, tailOfFile, waitFor } from '../../lib/proc';
+import { requestText } from '../../lib/request';
 import type { FaultRule } from '../../sandbox/faults';
 import { processCpuMs } from './process-stats';
 
@@ -40,14 +41,28 @@ export class SandboxProcess {
 		private readonly child: ChildProcess,
 		readonly baseUrl: string,
 		readonly logFile: string,
+		/** With `tls`: the CA certificate (PEM file) that clients must trust. */
+		readonly caFile?: string,
 	) {}
 
-	static async start({ bankRows = 1000 }: { bankRows?: number } = {}): Promise<SandboxProcess> {
+	static async start({ bankRows = 1000, tls = false }: { bankRows?: number; tls?: boolean } = {}): Promise<SandboxProcess> {
 		mkdirSync(BENCH_TMP, { recursive: true });
-		const logFile = join(BENCH_TMP, `sandbox-${Date.now()}.log`);
+		const stamp = Date.now();
+		const logFile = join(BENCH_TMP, `sandbox-${stamp}.log`);
+		const caFile = tls ? join(BENCH_TMP, `sandbox-ca-${stamp}.pem`) : undefined;
 		const child = startLogged(
 			process.execPath,
-			['--import', 'tsx', join('tooling', 'sandbox', 'cli.ts'), '--port', '0', '--quiet', '--bank-rows', String(bankRows)],
+			[
+				'--import',
+				'tsx',
+				join('tooling', 'sandbox', 'cli.ts'),
+				'--port',
+				'0',
+				'--quiet',
+				'--bank-rows',
+				String(bankRows),
+				...(caFile ? ['--tls', '--ca-file', caFile] : []),
+			],
 			logFile,
 			{ cwd: repoRoot, env: { ...process.env, NODE_OPTIONS: '' } },
 		);
@@ -55,12 +70,12 @@ export class SandboxProcess {
 			'the Records sandbox to listen',
 			() => {
 				if (!isRunning(child)) throw new Error(`The sandbox exited:\n${tailOfFile(logFile, 20)}`);
-				const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(readFileSync(logFile, 'utf8'));
+				const match = /listening on (https?:\/\/127\.0\.0\.1:\d+)/.exec(readFileSync(logFile, 'utf8'));
 				return match?.[1];
 			},
 			{ timeoutMs: 30_000, intervalMs: 100 },
 		);
-		return new SandboxProcess(child, baseUrl, logFile);
+		return new SandboxProcess(child, baseUrl, logFile, caFile);
 	}
 
 	get pid(): number {
@@ -80,13 +95,13 @@ export class SandboxProcess {
 	}
 
 	async control<T>(method: string, path: string, body?: unknown): Promise<T> {
-		const response = await fetch(`${this.baseUrl}/__sandbox${path}`, {
+		const { status, text } = await requestText(`${this.baseUrl}/__sandbox${path}`, {
 			method,
 			headers: body === undefined ? {} : { 'content-type': 'application/json' },
 			body: body === undefined ? undefined : JSON.stringify(body),
+			ca: this.caFile ? readFileSync(this.caFile, 'utf8') : undefined,
 		});
-		const text = await response.text();
-		if (!response.ok) throw new Error(`Sandbox ${method} ${path} answered ${response.status}: ${text}`);
+		if (status < 200 || status >= 300) throw new Error(`Sandbox ${method} ${path} answered ${status}: ${text}`);
 		return JSON.parse(text) as T;
 	}
 

@@ -18,6 +18,11 @@ export interface ReadTask extends RawClientOptions {
 	reportId: string;
 	pageSize: number;
 	concurrency: number;
+	/**
+	 * Node only: run this version of the node without a Page Size option, so with the version's
+	 * default (version 1: 100 rows per page, the `pageSize` above; version 1.1: adaptive).
+	 */
+	nodeDefaults?: { typeVersion: number };
 }
 
 export interface ImportTask extends RawClientOptions {

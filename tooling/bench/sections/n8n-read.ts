@@ -48,7 +48,12 @@ interface N8nVariantSpec {
 	idKey: string;
 }
 
-function variants(setup: ReadSetup, baseUrl: string): N8nVariantSpec[] {
+/**
+ * The HTTP Request node reading the report with its built-in pagination (offset = `$pageCount ×
+ * pageSize`, complete on a short page), then Split Out for one item per row: what a user builds
+ * without this package.
+ */
+export function httpRequestRead(baseUrl: string, reportId: string, pageSize: number): NodeJson[] {
 	const http: NodeJson = {
 		id: 'http',
 		name: 'HTTP Request',
@@ -56,18 +61,18 @@ function variants(setup: ReadSetup, baseUrl: string): N8nVariantSpec[] {
 		typeVersion: 4.2,
 		position: [0, 0],
 		parameters: {
-			url: `${baseUrl}/api/analysis/reports/${setup.reportId}/data/table`,
+			url: `${baseUrl}/api/analysis/reports/${reportId}/data/table`,
 			sendQuery: true,
-			queryParameters: { parameters: [{ name: 'limit', value: String(setup.pageSize) }] },
+			queryParameters: { parameters: [{ name: 'limit', value: String(pageSize) }] },
 			sendHeaders: true,
 			headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${TOKENS.full}` }] },
 			options: {
 				pagination: {
 					pagination: {
 						paginationMode: 'updateAParameterInEachRequest',
-						parameters: { parameters: [{ type: 'qs', name: 'offset', value: `={{ $pageCount * ${setup.pageSize} }}` }] },
+						parameters: { parameters: [{ type: 'qs', name: 'offset', value: `={{ $pageCount * ${pageSize} }}` }] },
 						paginationCompleteWhen: 'other',
-						completeExpression: `={{ $response.body.rows.length < ${setup.pageSize} }}`,
+						completeExpression: `={{ $response.body.rows.length < ${pageSize} }}`,
 					},
 				},
 			},
@@ -81,6 +86,10 @@ function variants(setup: ReadSetup, baseUrl: string): N8nVariantSpec[] {
 		position: [0, 0],
 		parameters: { fieldToSplitOut: 'rows', options: {} },
 	};
+	return [http, splitOut];
+}
+
+function variants(setup: ReadSetup, baseUrl: string): N8nVariantSpec[] {
 	const records = (name: string, concurrency: number): NodeJson => ({
 		id: `records-${concurrency}`,
 		name,
@@ -93,7 +102,7 @@ function variants(setup: ReadSetup, baseUrl: string): N8nVariantSpec[] {
 	const sequential = 'Get Report Rows (sequential)';
 	const parallel = `Get Report Rows (${setup.concurrency} in parallel)`;
 	return [
-		{ label: 'HTTP Request (pagination) + Split Out', nodes: [http, splitOut], timedNodes: ['HTTP Request', 'Split Out'], outputNode: 'Split Out', idKey: 'c1' },
+		{ label: 'HTTP Request (pagination) + Split Out', nodes: httpRequestRead(baseUrl, setup.reportId, setup.pageSize), timedNodes: ['HTTP Request', 'Split Out'], outputNode: 'Split Out', idKey: 'c1' },
 		{ label: 'Get Report Rows, sequential', nodes: [records(sequential, 1)], timedNodes: [sequential], outputNode: sequential, idKey: 'ID transakce' },
 		{
 			label: `Get Report Rows, ${setup.concurrency} in parallel`,

@@ -41,7 +41,7 @@ function addFaults(ctx: SandboxContext, input: unknown): Reply {
 	});
 	const added = parsed.map((rule) => createFaultRuleState(rule, ctx.nextFaultId()));
 	ctx.state.faults.push(...added);
-	return json(200, { faults: added.map(({ rng: _rng, ...rule }) => rule) });
+	return json(200, { faults: added.map(({ rng: _rng, windows: _windows, ...rule }) => rule) });
 }
 
 /** `METHOD /path` with `:name` for a parameter segment, in the order they are tried. */
@@ -68,7 +68,7 @@ const CONTROL_ROUTES: Array<[string, ControlHandler]> = [
 		return ok('reset');
 	}],
 	['GET /imports', (ctx) => json(200, ctx.state.stats.importLog)],
-	['GET /faults', (ctx) => json(200, ctx.state.faults.map(({ rng: _rng, ...rule }) => rule))],
+	['GET /faults', (ctx) => json(200, ctx.state.faults.map(({ rng: _rng, windows: _windows, ...rule }) => rule))],
 	['POST /faults', async (ctx, r) => addFaults(ctx, await r.body())],
 	['DELETE /faults', (ctx) => {
 		ctx.state.faults = [];

@@ -34,6 +34,9 @@ function readReport(state: SandboxState, req: http.IncomingMessage, reportId: st
 	let limit = queryInteger(query, 'limit', 100, 1);
 	if (effect?.ignoreOffset) offset = 0;
 	if (effect?.limitCap !== undefined) limit = Math.min(limit, effect.limitCap);
+	if (effect?.maxLimit !== undefined && limit > effect.maxLimit) {
+		throw new HttpError(400, 'invalid_limit', `limit must be at most ${effect.maxLimit}`);
+	}
 	const visible = report.visibleTo(user);
 	const page = visible.json.slice(offset, offset + limit);
 	return { status: 200, body: `{"columns":${report.columnsJson},"rows":[${page.join(',')}]}` };

@@ -47,7 +47,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: '/api/v1/records/ukoly',
 		description:
-			"Path after the credential's Base URL, starting with /. Absolute URLs are refused, so that the API token is never sent to another host.",
+			"Path after the credential's Base URL, starting with /. Absolute URLs are refused, so that the API token is never sent to another host. (In the example, \"ukoly\" is a record type ID, Czech for \"tasks\".)",
 	},
 	{
 		displayName: 'Query Parameters',
@@ -82,8 +82,9 @@ const properties: INodeProperties[] = [
 		name: 'jsonBody',
 		type: 'json',
 		default: '',
-		placeholder: '{ "Název": "Objednat tonery" }',
-		description: 'The request body, a JSON object or array. Leave empty to send no body.',
+		placeholder: '{ "Název": "Order toner" }',
+		description:
+			'The request body, a JSON object or array. Leave empty to send no body. (In the example, "Název" is a Czech field name: "title".)',
 		displayOptions: { show: { method: METHODS_WITH_BODY } },
 	},
 	{
@@ -172,7 +173,7 @@ function readBody(this: IExecuteFunctions, itemIndex: number): IDataObject | IDa
 	const value = jsonParameter(this.getNode(), raw, {
 		label: 'JSON Body',
 		itemIndex,
-		example: '{ "Název": "Objednat tonery" }',
+		example: '{ "Název": "Order toner" }',
 	});
 	if (value === null || typeof value !== 'object') {
 		throw parameterError(

@@ -60,18 +60,33 @@ function calendarDate(year: number, month: number, day: number): string | undefi
 }
 
 /**
- * A due date as `yyyy-mm-dd`. From a date-time the calendar date as written (or in its own zone, for
- * a Luxon value) is used: converting a midnight time to UTC would move the date by a day. A
- * JavaScript Date, which has no zone, is read in the workflow's time zone.
+ * Which calendar day a date-time gives. `asWritten` (node version 1): its own, the date as written
+ * (or in its own zone, for a Luxon value). `workflowZone` (version 1.1 on, the rule Import follows):
+ * the day it is in the workflow's time zone, so `{{ $now }}` and a Code node's date (UTC text) give
+ * the day the user sees. A date without a time is the same day in both.
  */
-export function formatDueDate(value: unknown, timezone: string): string {
+export type DueDateDay = 'asWritten' | 'workflowZone';
+
+/**
+ * A due date as `yyyy-mm-dd`. Never converted to UTC first, which would move late-evening dates by
+ * a day. A JavaScript Date, which has no zone, is read in the workflow's time zone.
+ */
+export function formatDueDate(value: unknown, timezone: string, day: DueDateDay = 'asWritten'): string {
 	const fail = (): never => {
 		throw new Error(
 			`${shown(value)} is not a date; enter yyyy-mm-dd (e.g. 2026-12-31), an ISO 8601 date-time, or d.m.yyyy`,
 		);
 	};
+	const inZone = (date: DateTime): string => {
+		const placed = day === 'workflowZone' ? date.setZone(timezone) : date;
+		return (placed.isValid && placed.toISODate()) || fail();
+	};
 	if (isEmpty(value)) throw new Error('it is required; enter the date the invoice is due, e.g. 2026-12-31');
-	if (isLuxonDateTime(value)) return (value.isValid && value.toISODate()) || fail();
+	if (isLuxonDateTime(value)) {
+		if (!value.isValid) return fail();
+		// Another copy of Luxon's DateTime: its day in its own zone, or the instant placed in the workflow's.
+		return day === 'workflowZone' ? inZone(DateTime.fromMillis(value.toMillis())) : value.toISODate() || fail();
+	}
 	if (Object.prototype.toString.call(value) === '[object Date]') {
 		const date = DateTime.fromJSDate(value as Date, { zone: timezone });
 		return (date.isValid && date.toISODate()) || fail();
@@ -81,12 +96,15 @@ export function formatDueDate(value: unknown, timezone: string): string {
 	const text = value.trim();
 	const iso = ISO_DATE.exec(text);
 	if (iso) {
-		const hasTime = text.length > 10;
-		const wellFormed =
-			!hasTime ||
-			DateTime.fromISO(text, { setZone: true }).isValid ||
-			DateTime.fromSQL(text, { setZone: true }).isValid;
-		return (wellFormed && calendarDate(Number(iso[1]), Number(iso[2]), Number(iso[3]))) || fail();
+		const [year, month, date] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+		if (text.length === 10) return calendarDate(year, month, date) ?? fail();
+		const parsed = [DateTime.fromISO(text, { setZone: true }), DateTime.fromSQL(text, { setZone: true })].find(
+			(candidate) => candidate.isValid,
+		);
+		if (!parsed || !calendarDate(year, month, date)) return fail();
+		// Without an offset the text names a wall time: its day is the day written.
+		const hasOffset = /(?:Z|[+-]\d{2}(?::?\d{2})?)$/i.test(text);
+		return hasOffset ? inZone(parsed) : (calendarDate(year, month, date) ?? fail());
 	}
 	if (/^\d{1,2}\.\s*\d{1,2}\.\s*\d{4}$/.test(text)) {
 		const czech = czechDateParts(text, { withTime: false });
@@ -96,7 +114,7 @@ export function formatDueDate(value: unknown, timezone: string): string {
 		DateTime.fromRFC2822(text, { setZone: true }),
 		DateTime.fromHTTP(text, { setZone: true }),
 	]) {
-		if (parsed.isValid) return parsed.toISODate() ?? fail();
+		if (parsed.isValid) return inZone(parsed);
 	}
 	return fail();
 }

@@ -8,6 +8,8 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readReportPages } from '../../../shared/report/paging';
+import { isToolNodeType } from '../tool/use';
+import { executeAsTool, toolProperties } from './getRowsAsTool';
 import { forEachItem } from '../../../shared/perItem';
 import { choice, wholeNumber } from '../../../shared/parameters/kit';
 import { returnAllAndLimit } from '../restCommon';
@@ -46,6 +48,7 @@ const outputItems: INodeProperties = {
 const properties: INodeProperties[] = [
 	reportLocator,
 	...returnAllAndLimit,
+	...toolProperties,
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -142,6 +145,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	if (isToolNodeType(this.getNode().type)) return await executeAsTool.call(this, items);
 	return await forEachItem(this, items, async (itemIndex, pairedItem) =>
 		await readItemRows.call(this, itemIndex, pairedItem),
 	);

@@ -105,7 +105,7 @@ const properties: INodeProperties[] = [
 				displayName: 'Response Code',
 				name: 'responseCode',
 				type: 'number',
-				typeOptions: { minValue: 100, maxValue: 599 },
+				typeOptions: { minValue: 200, maxValue: 599 },
 				default: 200,
 				description: 'The HTTP status of the answer',
 			},
@@ -206,9 +206,11 @@ function buildResponse(
 		fallback: 'firstIncomingItem',
 	});
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+	// Not 1xx: an interim answer HTTP sends before the real one; written as the answer, it left the
+	// caller failing while the execution succeeded.
 	const statusCode = wholeNumber(node, options.responseCode, {
 		label: 'Response Code',
-		min: 100,
+		min: 200,
 		max: 599,
 		fallback: 200,
 	});

@@ -103,6 +103,21 @@ describe('request bodies', () => {
 		});
 	});
 
+	it('decodes undeclared bodies in the "Body Encoding" chosen, and a declared charset still wins', () => {
+		const cp1250 = Uint8Array.from([0x22, 0x9a, 0x9d, 0x9e, 0x22]); // "šťž" in windows-1250
+		const latin2 = Uint8Array.from([0x22, 0xb9, 0xbb, 0xbe, 0x22]); // "šťž" in ISO-8859-2
+		expect(decodeBody(cp1250, parseContentType('application/json'), 'windows-1250')).toEqual({ value: '"šťž"' });
+		expect(decodeBody(latin2, undefined, 'iso-8859-2')).toEqual({ value: '"šťž"' });
+		expect(decodeBody(latin2, parseContentType('text/json; charset=iso-8859-2'), 'windows-1250')).toEqual({ value: '"šťž"' });
+	});
+
+	it('advises what leads to success on n8n when the body is not valid UTF-8', () => {
+		const refused = decodeBody(Uint8Array.from([0x9a]), parseContentType('application/json'));
+		expect('rejection' in refused && refused.rejection.message).toBe(
+			'The body is not valid UTF-8. If the caller sends windows-1250 or ISO-8859-2, choose it in the trigger\'s option "Body Encoding" and send no charset in the Content-Type, or declare the charset with a content type n8n passes on as it is, e.g. "text/json; charset=windows-1250" (on application/json, application/xml (and other XML types), text/plain and form bodies n8n refuses such a charset with 422 before this trigger runs).',
+		);
+	});
+
 	it('takes the encoding from an XML declaration when the Content-Type names none', () => {
 		const bytes = Buffer.concat([
 			Buffer.from('<?xml version="1.0" encoding="windows-1250"?><a>'),

@@ -1,4 +1,4 @@
-import { backoffDelay, findErrorCode, parseRetryAfter } from '../../../../nodes/shared/transport';
+import { backoffDelay, findErrorCode, parseRetryAfter, retryAfterDelay } from '../../../../nodes/shared/transport';
 import { JsonListBody, type SerializableList } from '../../../../nodes/shared/transport/jsonBody';
 
 describe('parseRetryAfter', () => {
@@ -25,6 +25,24 @@ describe('parseRetryAfter', () => {
 
 	it.each([undefined, '', '   ', 'soon', 'Infinity', 'NaN'])('ignores %j', (value) => {
 		expect(parseRetryAfter(value, now)).toBeUndefined();
+	});
+});
+
+describe('retryAfterDelay', () => {
+	const policy = { baseDelayMs: 500, maxDelayMs: 30_000 };
+
+	it('never waits less than Retry-After, and at most as long again', () => {
+		expect(retryAfterDelay(2000, 1, policy, 0)).toBe(2000);
+		expect(retryAfterDelay(2000, 1, policy, 0.999999)).toBe(4000);
+	});
+
+	it('spreads a short or zero Retry-After at least as far as the backoff of the attempt', () => {
+		expect(retryAfterDelay(0, 1, policy, 0.999999)).toBe(500);
+		expect(retryAfterDelay(1000, 4, policy, 0.999999)).toBe(1000 + 4000);
+	});
+
+	it('adds no more than the maximum delay to a long Retry-After', () => {
+		expect(retryAfterDelay(100_000, 1, policy, 0.999999)).toBe(130_000);
 	});
 });
 

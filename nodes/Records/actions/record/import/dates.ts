@@ -18,6 +18,18 @@ const ISO_DATE_TIME =
 /** day.month.year text, valid or not: an invalid one is reported as such, not as "not a date". */
 const LOCAL_DATE_SHAPE = /^(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
 
+/**
+ * A date as n8n writes it when it turns one into text: a Luxon DateTime from an expression
+ * (`{{ $now }}`, `{{ $today }}`) becomes `toISO()`, a Date or DateTime in a Code node's output
+ * becomes its JSON. Both have milliseconds and an offset, which people do not type: text of this
+ * form is a date that was an object a moment before.
+ */
+const N8N_DATE_TEXT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(?:Z|[+-]\d{2}:\d{2})$/;
+
+export function isDateAsN8nText(text: string): boolean {
+	return N8N_DATE_TEXT.test(text);
+}
+
 /** Whether a string is an ISO 8601 date or date-time (the shapes JSON APIs and n8n produce). */
 export function looksLikeIsoDate(text: string): boolean {
 	return ISO_DATE.test(text) || ISO_DATE_TIME.test(text);

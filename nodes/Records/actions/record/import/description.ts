@@ -9,10 +9,13 @@ export const DEFAULT_BATCH_SIZE = 100;
 
 export const properties: INodeProperties[] = [
 	{
+		// A callout's text is a sentence, as a notice's is (the rule knows only notices).
+		// eslint-disable-next-line n8n-nodes-base/node-param-display-name-miscased
 		displayName:
 			'The service does not document what an import returns. Each output item shows the record as sent and, when the response lists it, whether the record was created or edited; otherwise its status is "imported".',
 		name: 'responseNotice',
-		type: 'notice',
+		// Information, not a warning: n8n draws a notice in warning colours, a callout in neutral ones.
+		type: 'callout',
 		default: '',
 	},
 	{
@@ -24,7 +27,7 @@ export const properties: INodeProperties[] = [
 		placeholder: 'e.g. faktury-prijate',
 		hint: 'Shown in the record type\'s settings, in its generated API documentation: the last part of the import address /api/3p/import/…',
 		description:
-			'Identifier of the record type (register) to import into, custom types included. A pasted import address works too.',
+			'Identifier of the record type (register) to import into, custom types included. A pasted import address works too. Identifiers are in the installation\'s language: "faktury-prijate" is Czech for "received invoices".',
 	},
 	{
 		displayName: 'Input Data',
@@ -70,7 +73,8 @@ export const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. Název, Zadal',
-		description: 'Names of the input fields to send, separated by commas',
+		description:
+			'Names of the input fields to send, separated by commas, spelled as the record type names them (in the example, Czech for "title" and "entered by")',
 	},
 	{
 		displayName: 'Fields to Exclude',
@@ -80,7 +84,8 @@ export const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. Poznámka, createdAt',
-		description: 'Names of the input fields not to send, separated by commas',
+		description:
+			'Names of the input fields not to send, separated by commas (in the example, "Poznámka" is Czech for "note")',
 	},
 	{
 		displayName: 'Fields',
@@ -102,7 +107,7 @@ export const properties: INodeProperties[] = [
 						default: '',
 						placeholder: 'e.g. Název',
 						description:
-							"The field's name exactly as the record type's API documentation lists it",
+							'The field\'s name exactly as the record type\'s API documentation lists it, in the installation\'s language (in the example, "Název" is Czech for "title")',
 					},
 					{
 						displayName: 'Field Value',
@@ -124,7 +129,7 @@ export const properties: INodeProperties[] = [
 		default: '[\n  {\n    "Název": "Zavolat klientovi",\n    "Zadal": "Jana Nováková"\n  }\n]',
 		required: true,
 		description:
-			'A list of records, or one record, each an object of field names and values. A whole import body {"data": [...]} is accepted too.',
+			'A list of records, or one record, each an object of field names and values. A whole import body {"data": [...]} is accepted too. The example is a task of a Czech installation: its fields "Název" (title) and "Zadal" (entered by); "Zavolat klientovi" means "call the client".',
 	},
 	{
 		displayName: 'Evaluate JSON',
@@ -149,7 +154,7 @@ export const properties: INodeProperties[] = [
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
-		placeholder: 'Add Option',
+		placeholder: 'Add option',
 		default: {},
 		options: [
 			{
@@ -158,12 +163,13 @@ export const properties: INodeProperties[] = [
 				type: 'options',
 				options: [
 					{ name: '1 / 0', value: 'oneZero' },
-					{ name: 'Ano / Ne', value: 'AnoNe' },
-					{ name: 'Ano / Ne (Lower Case)', value: 'anoNe' },
+					{ name: 'Czech Yes / No: Ano / Ne', value: 'AnoNe' },
+					{ name: 'Czech Yes / No: Ano / Ne (Lower Case)', value: 'anoNe' },
 					{ name: 'True / False', value: 'trueFalse' },
 				],
 				default: 'trueFalse',
-				description: 'How true and false values are written',
+				description:
+					'How true and false values are written. "Ano" and "Ne" are Czech for yes and no, the values yes/no fields of a Czech installation expect.',
 			},
 			{
 				displayName: 'Convert ISO Date Strings',
@@ -180,7 +186,7 @@ export const properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. DUZP, Datum splatnosti',
 				description:
-					'Fields whose values are dates, separated by commas. Their ISO dates and day.month.year text are written in the date format; anything else is an error. Date and DateTime values are converted in every field.',
+					'Fields whose values are dates, separated by commas (in the example, Czech field names: the tax point date and the due date). Their ISO dates and day.month.year text are written in the date format; anything else is an error. Date and DateTime values are converted in every field.',
 			},
 			{
 				displayName: 'Date Format',
@@ -252,7 +258,7 @@ export const properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. Kolik to stálo',
 				description:
-					'Fields whose text values are numbers (1234.5 or 1 234,5), separated by commas, to be written in the number format. Number values are formatted in every field; other text is sent as it is.',
+					'Fields whose text values are numbers (1234.5 or 1 234,5), separated by commas, to be written in the number format (in the example, a Czech field name: "what it cost"). Number values are formatted in every field; other text is sent as it is.',
 			},
 			{
 				displayName: 'Number Format',
@@ -305,7 +311,7 @@ export const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to also send a batch again after a failure the service may have processed it before (500, 502, 504, dropped connection, timeout). Safe only when every record carries the record type\'s key field (e.g. Interní číslo): a repeat then edits the records instead of creating them twice.',
+					'Whether to also send a batch again after a failure the service may have processed it before (500, 502, 504, dropped connection, timeout). Safe only when every record carries the record type\'s key field (e.g. "Interní číslo", Czech for "internal number"): a repeat then edits the records instead of creating them twice.',
 			},
 			{
 				displayName: 'Thousands Separator',

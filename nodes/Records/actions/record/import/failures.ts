@@ -75,7 +75,7 @@ export function describeFailure(
 			);
 			if (position !== undefined) {
 				itemIndex = itemIndexes[position];
-				description += ` The service points at record ${named.index} of this batch: input item ${itemIndex}${named.field ? `, field "${named.field}"` : ''}. Correct it and run the import again; the service did not import this batch.`;
+				description = `${asSentence(description)} The service points at record ${named.index} of this batch: input item ${itemIndex}${named.field ? `, field "${named.field}"` : ''}. Correct it and run the import again; the service did not import this batch.`;
 			}
 		}
 	}
@@ -122,4 +122,10 @@ export function stoppingError(this: IExecuteFunctions, results: ImportResults) {
 		progress.push(`Not sent: ${recordCount(results.notStarted)} of ${batchList(results.notStarted)}.`);
 	}
 	return toNodeError.call(this, first, first.message, `${first.description} ${progress.join(' ')}`.trim());
+}
+
+/** Text ending as a sentence, so that the next one does not run into it (service messages often end without a full stop). */
+function asSentence(text: string): string {
+	const trimmed = text.trim();
+	return trimmed === '' || /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }

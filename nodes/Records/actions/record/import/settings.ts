@@ -96,6 +96,7 @@ export function readSettings(this: IExecuteFunctions): ImportSettings {
 			numberFields,
 			dateFormat: choice(node, options.dateFormat, { label: 'Date Format', allowed: DATE_FORMATS, fallback: defaults.dateFormat }),
 			convertIsoDateStrings: options.convertIsoDateStrings === true,
+			convertN8nDateText: this.getNode().typeVersion >= 1.1,
 			numberFormat: choice(node, options.numberFormat, { label: 'Number Format', allowed: NUMBER_FORMATS, fallback: defaults.numberFormat }),
 			thousandsSeparator: choice(node, options.thousandsSeparator, {
 				label: 'Thousands Separator',

@@ -9,12 +9,12 @@
  */
 import { IANAZone } from 'luxon';
 
-import { formatDateValue, isJsDate, looksLikeIsoDate } from './dates';
+import { formatDateValue, isDateAsN8nText, isJsDate, looksLikeIsoDate } from './dates';
 import { formatBigInt, formatNumber, parseNumberText } from './numbers';
 import { isLuxonDateTime } from '../../../../shared/czechFormats';
 
 // Read by the tests and the Import settings with the rest of value preparation.
-export { formatDateValue, formatNumber, looksLikeIsoDate, parseNumberText };
+export { formatDateValue, formatNumber, isDateAsN8nText, looksLikeIsoDate, parseNumberText };
 
 export const DATE_FORMATS = ['d.M.yyyy', 'dd.MM.yyyy', 'd.M.yyyy H:mm'] as const;
 export const NUMBER_FORMATS = ['decimalComma', 'decimalPoint', 'number'] as const;
@@ -38,6 +38,11 @@ export interface ValuePreparationOptions {
 	dateFields: ReadonlySet<string>;
 	/** Whether ISO 8601 date strings in fields not named as date fields are converted too. */
 	convertIsoDateStrings: boolean;
+	/**
+	 * Whether text in the exact form n8n gives a date it turns into text (see isDateAsN8nText) is
+	 * converted in every field (node version 1.1 on). Version 1 sends it as it is.
+	 */
+	convertN8nDateText: boolean;
 	/** Normalized names of fields whose values are numbers, whatever their type. */
 	numberFields: ReadonlySet<string>;
 	numberFormat: NumberFormat;
@@ -56,6 +61,7 @@ export const DEFAULT_VALUE_PREPARATION: ValuePreparationOptions = {
 	dateFormat: 'd.M.yyyy',
 	dateFields: new Set(),
 	convertIsoDateStrings: false,
+	convertN8nDateText: false,
 	numberFields: new Set(),
 	numberFormat: 'decimalComma',
 	thousandsSeparator: 'none',
@@ -180,6 +186,7 @@ export function prepareValue(
 	}
 
 	if (typeof value === 'string') {
+		if (options.convertN8nDateText && isDateAsN8nText(value)) return formatDateValue(value, options);
 		if (options.convertIsoDateStrings && looksLikeIsoDate(value.trim())) return formatDateValue(value, options);
 		return value;
 	}
@@ -244,7 +251,7 @@ export function prepareRecord(record: unknown, options: ValuePreparationOptions)
 	if (!isPlainRecord(record)) {
 		throw new RecordValueError(
 			`A record must be an object of field names and values, but this one is ${describeType(record)}`,
-			'Give each record as an object, e.g. {"Název": "Úkol 1"}.',
+			'Give each record as an object, e.g. {"Název": "Task 1"}.',
 		);
 	}
 	// Undefined as long as every field so far is sent exactly as given: a record that needs no change

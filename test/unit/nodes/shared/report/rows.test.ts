@@ -7,6 +7,7 @@ import {
 	reportIdFromReference,
 	resolveColumns,
 	rowIdentityText,
+	toolRowProjection,
 } from '../../../../../nodes/shared/report/rows';
 
 const COSTS = [
@@ -162,5 +163,20 @@ describe('row identity', () => {
 	it('does not confuse cells that would run together as text', () => {
 		expect(rowIdentityText({ a: 'x,y', b: '' }, ['a', 'b'])).not.toBe(rowIdentityText({ a: 'x', b: 'y' }, ['a', 'b']));
 		expect(rowIdentityText({ a: '' }, ['a'])).not.toBe(rowIdentityText({}, ['a']));
+	});
+});
+
+describe('rows as a tool returns them', () => {
+	const row = { Datum: '1.1.2026', Částka: '-10,00', Zpráva: '', Poznámka: null, Účet: 'CZ-PROVOZ' };
+
+	it('Simplified leaves out empty cells, Raw keeps every cell', () => {
+		expect(toolRowProjection('simple')(row)).toEqual({ Datum: '1.1.2026', Částka: '-10,00', Účet: 'CZ-PROVOZ' });
+		expect(toolRowProjection('raw')(row)).toBe(row);
+	});
+
+	it('Selected Fields keeps the given keys in their order, empty ones included', () => {
+		const picked = toolRowProjection('fields', ['Účet', 'Zpráva', 'Neznámý'])(row);
+		expect(picked).toEqual({ Účet: 'CZ-PROVOZ', Zpráva: '' });
+		expect(Object.keys(picked)).toEqual(['Účet', 'Zpráva']);
 	});
 });

@@ -1,0 +1,70 @@
+import {
+	ADAPTIVE_FIRST_PAGE,
+	ADAPTIVE_MAX_PAGE,
+	GUIDE_PAGE_SIZE,
+	PageSizer,
+} from '../../../../../nodes/shared/report/pageSize';
+
+/** The limits an adaptive read asks for while every page comes back full. */
+function limitsWhileFull(pages: number): number[] {
+	const sizer = new PageSizer('adaptive');
+	const limits: number[] = [];
+	for (let page = 0; page < pages; page++) {
+		limits.push(sizer.size);
+		sizer.onPage(sizer.size, sizer.size);
+	}
+	return limits;
+}
+
+describe('PageSizer', () => {
+	it('keeps a fixed size, only lowering it to what a capping service serves', () => {
+		const sizer = new PageSizer(250);
+		sizer.onPage(250, 250);
+		expect(sizer.size).toBe(250);
+		expect(sizer.learning).toBe(false);
+		sizer.onPage(250, 80);
+		expect(sizer.size).toBe(80);
+		expect(sizer.onRefused(250, 400)).toBe(false);
+	});
+
+	it('grows an adaptive read by doubling after full pages, up to the bound', () => {
+		expect(limitsWhileFull(6)).toEqual([ADAPTIVE_FIRST_PAGE, 2_000, 4_000, ADAPTIVE_MAX_PAGE, ADAPTIVE_MAX_PAGE, ADAPTIVE_MAX_PAGE]);
+	});
+
+	it('learns a cap from a short page and never grows past it again', () => {
+		const sizer = new PageSizer('adaptive');
+		expect(sizer.learning).toBe(true);
+		sizer.onPage(ADAPTIVE_FIRST_PAGE, 100);
+		expect(sizer.learning).toBe(false);
+		expect(sizer.size).toBe(100);
+		sizer.onPage(100, 100);
+		expect(sizer.size).toBe(100);
+	});
+
+	it('grows only on pages asked at the current size (pages planned earlier in parallel do not count twice)', () => {
+		const sizer = new PageSizer('adaptive');
+		sizer.onPage(ADAPTIVE_FIRST_PAGE, ADAPTIVE_FIRST_PAGE);
+		sizer.onPage(ADAPTIVE_FIRST_PAGE, ADAPTIVE_FIRST_PAGE);
+		expect(sizer.size).toBe(2_000);
+	});
+
+	it('falls back to the guide default once when a large limit is refused with a 4xx about the request', () => {
+		const sizer = new PageSizer('adaptive');
+		expect(sizer.onRefused(ADAPTIVE_FIRST_PAGE, 401)).toBe(false);
+		expect(sizer.onRefused(ADAPTIVE_FIRST_PAGE, 429)).toBe(false);
+		expect(sizer.onRefused(ADAPTIVE_FIRST_PAGE, 500)).toBe(false);
+		expect(sizer.onRefused(ADAPTIVE_FIRST_PAGE, Number.NaN)).toBe(false);
+		expect(sizer.onRefused(ADAPTIVE_FIRST_PAGE, 400)).toBe(true);
+		expect(sizer.size).toBe(GUIDE_PAGE_SIZE);
+		// At the guide's size a refusal is the service's last word.
+		expect(sizer.onRefused(GUIDE_PAGE_SIZE, 400)).toBe(false);
+		sizer.onPage(GUIDE_PAGE_SIZE, GUIDE_PAGE_SIZE);
+		expect(sizer.size).toBe(GUIDE_PAGE_SIZE);
+	});
+
+	it('ignores the empty page that ends a read', () => {
+		const sizer = new PageSizer('adaptive');
+		sizer.onPage(ADAPTIVE_FIRST_PAGE, 0);
+		expect(sizer.size).toBe(ADAPTIVE_FIRST_PAGE);
+	});
+});
