@@ -12,6 +12,7 @@ import * as invoice from './actions/invoice/Invoice.resource';
 import * as record from './actions/record/Record.resource';
 import * as report from './actions/report/Report.resource';
 import { router } from './actions/router';
+import { getReportColumns } from '../shared/methods/loadOptions';
 import { toolDescriptionProperties } from './actions/tool/description';
 import * as workflowCall from './actions/workflowCall/WorkflowCall.resource';
 
@@ -89,6 +90,8 @@ export class Records implements INodeType {
 			...workflowCall.description,
 		],
 	};
+
+	methods = { loadOptions: { getReportColumns } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

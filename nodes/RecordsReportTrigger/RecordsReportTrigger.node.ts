@@ -1,6 +1,7 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { getReportColumns } from '../shared/methods/loadOptions';
 import { properties } from './description';
 import { checkMemory, claimPoll, recordMemory, releasePoll, triggerKey } from './pollClaims';
 import { pollReport } from './pollReport';
@@ -26,6 +27,8 @@ export class RecordsReportTrigger implements INodeType {
 		credentials: [{ name: 'recordsApi', required: true }],
 		properties,
 	};
+
+	methods = { loadOptions: { getReportColumns } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		// A manual test run only shows rows and remembers nothing: it may run beside the active poll.

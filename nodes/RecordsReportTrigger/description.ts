@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import {
 	byDisplayName,
+	columnListParameters,
 	pagingOptions,
 	reportLocator,
 	rowOutputOptions,
@@ -41,10 +42,34 @@ const options: INodeProperties[] = byDisplayName([
 export const properties: INodeProperties[] = [
 	{
 		displayName:
-			'On each poll the whole report is read and only rows not emitted before are output. The rows already seen are remembered in the workflow, so an edited row counts as new unless Row Identity uses key columns.',
+			'Only rows not emitted before are output. The rows already seen are remembered in the workflow, so an edited row counts as new unless Row Identity uses key columns.',
 		name: 'notice',
 		type: 'notice',
 		default: '',
+	},
+	{
+		displayName:
+			'On each poll the whole report is read: rows ÷ Page Size + 1 requests per poll (1,001 for 100,000 rows at Page Size 100). Suggested poll interval: 1–5 minutes up to 1,000 rows, 5–10 minutes up to 10,000, 15–30 minutes up to 100,000; at least twice as long as a test fetch takes. If new rows only ever appear at the end or at the top of the report, choose that under New Rows Appear: polls then cost 3 requests, whatever the report\'s size.',
+		name: 'noticeAnywhere',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { newRowPosition: ['anywhere'] } },
+	},
+	{
+		displayName:
+			'Each poll checks that the report still starts with the first row and has the last row remembered where it was, then reads only the rows after it: 3 requests when fewer than Page Size rows were added, one more for each further page, whatever the report\'s size, so polling every minute suits any report. If a check fails (rows deleted, re-sorted or edited), that poll reads the whole report instead and the n8n log says why; no row is lost or emitted twice.',
+		name: 'noticeEnd',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { newRowPosition: ['end'] } },
+	},
+	{
+		displayName:
+			'Each poll reads from the top down to the first row remembered, then checks that the last row remembered is still last: 3 requests when fewer than Page Size rows were added, one more for each further page, whatever the report\'s size, so polling every minute suits any report. If a check fails (rows deleted, re-sorted or edited), that poll reads the whole report instead and the n8n log says why; no row is lost or emitted twice.',
+		name: 'noticeTop',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { newRowPosition: ['top'] } },
 	},
 	reportLocator,
 	{
@@ -67,16 +92,48 @@ export const properties: INodeProperties[] = [
 			},
 		],
 	},
+	...columnListParameters(
+		{
+			displayName: 'Key Columns',
+			name: 'keyColumns',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. ID transakce',
+			displayOptions: { show: { rowIdentity: ['columns'] } },
+			description:
+				'Columns (names or IDs, separated by commas) whose values together identify a row. A row with the same key on a later poll is not emitted again, even if its other cells changed. (In the example, "ID transakce" is a Czech column name: "transaction ID".)',
+		},
+		{
+			displayName: 'Key Column Names or IDs',
+			description:
+				'Columns whose values together identify a row, chosen from the report\'s columns. A row with the same key on a later poll is not emitted again, even if its other cells changed. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+	),
 	{
-		displayName: 'Key Columns',
-		name: 'keyColumns',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. ID transakce',
-		displayOptions: { show: { rowIdentity: ['columns'] } },
+		displayName: 'New Rows Appear',
+		name: 'newRowPosition',
+		type: 'options',
+		default: 'anywhere',
 		description:
-			'Columns (names or IDs, separated by commas) whose values together identify a row. A row with the same key on a later poll is not emitted again, even if its other cells changed. (In the example, "ID transakce" is a Czech column name: "transaction ID".)',
+			'Where the report puts rows added since the last poll. At one end, a poll reads only the rows past the ones it remembers.',
+		options: [
+			{
+				name: 'Anywhere',
+				value: 'anywhere',
+				description: 'Read the whole report on every poll',
+			},
+			{
+				name: 'Appended at the End',
+				value: 'end',
+				description: 'For a report sorted oldest first (by date, say): only the rows after the last one remembered are read',
+			},
+			{
+				name: 'At the Top',
+				value: 'top',
+				description: 'For a report sorted newest first (by date, say): only the rows above the first one remembered are read',
+			},
+		],
 	},
 	{
 		displayName: 'On First Run',

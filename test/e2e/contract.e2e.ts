@@ -29,11 +29,51 @@ interface Property {
 	typeOptions?: Record<string, unknown>;
 }
 
+/** A `@version` condition of displayOptions (a version, or n8n's `_cnd` comparison) against a version. */
+function versionMatches(condition: unknown, version: number): boolean {
+	if (typeof condition === 'number') return condition === version;
+	const cnd = (condition as { _cnd?: Record<string, number> } | null)?._cnd;
+	if (cnd === undefined) return false;
+	return Object.entries(cnd).every(([operator, target]) => {
+		if (operator === 'eq') return version === target;
+		if (operator === 'gte') return version >= target;
+		if (operator === 'gt') return version > target;
+		if (operator === 'lte') return version <= target;
+		if (operator === 'lt') return version < target;
+		return false;
+	});
+}
+
+/**
+ * Whether a parameter exists in `version`, and its displayOptions without the version gate: a
+ * parameter gated to other versions is not part of this version's contract, and gating an existing
+ * parameter to the versions it was in changes nothing for them.
+ */
+function inVersion(property: Property, version: number | undefined): { present: boolean; displayOptions?: unknown } {
+	const options = property.displayOptions as { show?: Record<string, unknown[]>; hide?: Record<string, unknown[]> } | undefined;
+	if (options === undefined || version === undefined) return { present: true, displayOptions: options };
+	const show = options.show?.['@version'];
+	const hide = options.hide?.['@version'];
+	if (show !== undefined && !show.some((condition) => versionMatches(condition, version))) return { present: false };
+	if (hide !== undefined && hide.some((condition) => versionMatches(condition, version))) return { present: false };
+	const without = (conditions: Record<string, unknown[]> | undefined) => {
+		if (conditions === undefined) return undefined;
+		const rest = Object.fromEntries(Object.entries(conditions).filter(([name]) => name !== '@version'));
+		return Object.keys(rest).length > 0 ? rest : undefined;
+	};
+	const ungated = { ...options, show: without(options.show), hide: without(options.hide) };
+	if (ungated.show === undefined) delete ungated.show;
+	if (ungated.hide === undefined) delete ungated.hide;
+	return { present: true, displayOptions: Object.keys(ungated).length > 0 ? ungated : undefined };
+}
+
 /** One key per parameter path, so a change reads as "this parameter's default changed". */
-function flattenProperties(properties: Property[], prefix: string, into: Flat): void {
+function flattenProperties(properties: Property[], prefix: string, into: Flat, version?: number): void {
 	for (const property of properties) {
+		const { present, displayOptions } = inVersion(property, version);
+		if (!present) continue;
 		// Several parameters share a name (one "operation" per resource): displayOptions tell them apart.
-		const shown = property.displayOptions ? ` ${JSON.stringify(property.displayOptions)}` : '';
+		const shown = displayOptions ? ` ${JSON.stringify(displayOptions)}` : '';
 		const key = `${prefix}${property.name}${shown}`;
 		into[`${key} :type`] = property.type;
 		into[`${key} :default`] = property.default ?? null;
@@ -41,8 +81,8 @@ function flattenProperties(properties: Property[], prefix: string, into: Flat): 
 		if (property.typeOptions?.multipleValues) into[`${key} :multipleValues`] = true;
 		for (const option of property.options ?? []) {
 			if ('value' in option) into[`${key} :option ${JSON.stringify(option.value)}`] = option.name;
-			else if (Array.isArray(option.values)) flattenProperties(option.values, `${key}.${option.name}.`, into);
-			else flattenProperties([option as Property], `${key}.`, into);
+			else if (Array.isArray(option.values)) flattenProperties(option.values, `${key}.${option.name}.`, into, version);
+			else flattenProperties([option as Property], `${key}.`, into, version);
 		}
 	}
 }
@@ -55,7 +95,7 @@ function flattenNodes(nodes: NodeTypeJson[]): Flat {
 			const prefix = `node ${node.name} v${version} `;
 			flat[`${prefix}:displayName`] = node.displayName;
 			for (const credential of node.credentials ?? []) flat[`${prefix}:credential ${credential.name}`] = true;
-			flattenProperties(node.properties as Property[], prefix, flat);
+			flattenProperties(node.properties as Property[], prefix, flat, version);
 		}
 	}
 	return flat;

@@ -20,6 +20,8 @@ const ROWS = 120;
 /** Pages the service serves silently capped at 20 rows: one poll is 6 pages and the empty one past them. */
 const PAGE_CAP = 20;
 const REQUESTS_PER_POLL = ROWS / PAGE_CAP + 1;
+/** An ordered poll with nothing new: the first row, the last remembered row's page, the empty page after it. */
+const REQUESTS_PER_ORDERED_POLL = 3;
 const KEY = 'ID transakce';
 
 /**
@@ -28,13 +30,16 @@ const KEY = 'ID transakce';
  * about 20-30 s, so n8n's next poll time comes while a poll is still reading. The first poll emits
  * the rows already there, rows are added twice, and after both were emitted two more polls' worth of
  * reads must emit nothing. Every row must come out of exactly one execution, and every execution must
- * succeed. Returns the executions.
+ * succeed. With `position` 'end' the trigger reads only past the rows it remembers (New Rows Appear:
+ * Appended at the End), which must keep the same promise. Returns the executions.
  */
 export async function slowPollScenario(
 	n8n: N8nInstance,
 	sandbox: Sandbox,
 	report = 'slow-bank-feed',
+	position: 'anywhere' | 'end' = 'anywhere',
 ): Promise<ExecutionSummary[]> {
+	const requestsPerPoll = position === 'anywhere' ? REQUESTS_PER_POLL : REQUESTS_PER_ORDERED_POLL;
 	await control(sandbox, '/reports', { id: report, generate: 'bank', rows: ROWS });
 	await addFaults(
 		sandbox,
@@ -44,7 +49,7 @@ export async function slowPollScenario(
 	);
 	const credential = await createReportsCredential(n8n, sandbox, report);
 	const workflowId = await n8n.createWorkflow(
-		workflow('slowBankFeed', 'New bank transactions (slow report)', [
+		workflow(position === 'anywhere' ? 'slowBankFeed' : 'slowBankFeedEnd', `New bank transactions (slow report, new rows ${position})`, [
 			{
 				name: 'New bank rows',
 				type: 'n8n-nodes-records.recordsReportTrigger',
@@ -53,6 +58,7 @@ export async function slowPollScenario(
 					report: { __rl: true, mode: 'id', value: report },
 					rowIdentity: 'columns',
 					keyColumns: KEY,
+					newRowPosition: position,
 					firstRun: 'emit',
 				},
 				credentials: { recordsApi: credential },
@@ -80,7 +86,7 @@ export async function slowPollScenario(
 	};
 	const waitForWholePolls = async (polls: number): Promise<void> => {
 		const from = reportRequests(sandbox);
-		await waitFor(`${polls} more polls of ${report}`, () => (reportRequests(sandbox) >= from + polls * REQUESTS_PER_POLL ? true : undefined), {
+		await waitFor(`${polls} more polls of ${report}`, () => (reportRequests(sandbox) >= from + polls * requestsPerPoll ? true : undefined), {
 			timeoutMs: 60_000 * polls,
 			intervalMs: 1000,
 		});

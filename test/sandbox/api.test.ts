@@ -320,6 +320,13 @@ describe('report table (spec §4.2)', () => {
 		expect(limited.rows.at(-1)?.c1).toBe('TX-MANUAL');
 	});
 
+	it('adds rows at the top on request, newest first, as a report sorted newest first shows them', async () => {
+		await post(`/__sandbox/reports/${REPORTS.bankTransactions}/rows`, { generate: 2, at: 'top' });
+		const table = (await get(reportPath(REPORTS.bankTransactions, '?limit=3'), TOKENS.analysisAdmin)).json as Table;
+		expect(table.rows.map((row) => row.c1)).toEqual(['TX00010002', 'TX00010001', 'TX00000001']);
+		expect((await post(`/__sandbox/reports/${REPORTS.bankTransactions}/rows`, { generate: 1, at: 'middle' })).status).toBe(400);
+	});
+
 	it('defines reports through the control endpoint: explicit rows, generated rows, API availability', async () => {
 		await post('/__sandbox/reports', {
 			id: 'maly',

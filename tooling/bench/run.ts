@@ -20,6 +20,7 @@ import { BENCH_TMP, SandboxProcess } from './lib/sandbox';
 import { growth } from './sections/growth';
 import { httpsRead } from './sections/https-read';
 import { importRecords } from './sections/import';
+import { reportPoll } from './sections/report-poll';
 import { reportRead } from './sections/report-read';
 import { sandboxCeiling } from './sections/sandbox-ceiling';
 import { soak } from './sections/soak';
@@ -28,7 +29,7 @@ import { trigger } from './sections/trigger';
 // The sections' data types differ; each section only ever receives the data it produced itself.
 type AnySection = Section<unknown>;
 
-const SECTIONS: AnySection[] = [sandboxCeiling, reportRead, importRecords, trigger, soak, growth, httpsRead] as AnySection[];
+const SECTIONS: AnySection[] = [sandboxCeiling, reportRead, reportPoll, importRecords, trigger, soak, growth, httpsRead] as AnySection[];
 
 interface StoredSection {
 	finishedAt: string;

@@ -13,6 +13,7 @@ import {
 	ExecuteContext,
 	ExecutionLifecycleHooks,
 	ExternalSecretsProxy,
+	LoadOptionsContext,
 	PollContext,
 	RoutingNode,
 	TriggersAndPollers,
@@ -32,6 +33,7 @@ import type {
 	INodeExecutionData,
 	INodeParameters,
 	INodeProperties,
+	INodePropertyOptions,
 	INodeType,
 	INodeTypes,
 	IRequestOptionsSimplified,
@@ -544,6 +546,48 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 		// A plain copy without ObservableObject's change markers, as n8n stores it.
 		staticData: JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject,
 	};
+}
+
+export interface RunLoadOptionsOptions {
+	nodeType: INodeType;
+	/** The name of the method under the node's methods.loadOptions. */
+	method: string;
+	/** The node's parameters as the editor holds them when it loads the list. */
+	parameters: INodeParameters;
+	credentials?: RecordsCredentialData;
+	typeVersion?: number;
+}
+
+/**
+ * Loads a dropdown's options as the editor does: the node's loadOptions method called in n8n-core's
+ * LoadOptionsContext, with the node's current parameters and its credentials.
+ */
+export async function runLoadOptions(options: RunLoadOptionsOptions): Promise<INodePropertyOptions[]> {
+	prepareContainer();
+	const method = options.nodeType.methods?.loadOptions?.[options.method];
+	if (method === undefined) throw new Error(`The node has no loadOptions method "${options.method}"`);
+	const { stored, refs } = credentialsFor(options.nodeType, options.credentials);
+	const node: INode = {
+		id: 'load-options-node',
+		name: options.nodeType.description.defaults.name ?? 'Node',
+		type: options.nodeType.description.name,
+		typeVersion: options.typeVersion ?? latestVersion(options.nodeType),
+		position: [0, 0],
+		parameters: deepCopy(options.parameters),
+		credentials: refs,
+	};
+	const workflow = new Workflow({
+		name: 'Harness load options workflow',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: nodeTypesFor(options.nodeType),
+	});
+	const additionalData = additionalDataFor(new HarnessCredentialsHelper(stored));
+	// What the editor sends: the parameters as the user set them.
+	additionalData.currentNodeParameters = deepCopy(options.parameters);
+	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters');
+	return await method.call(context);
 }
 
 /** A value at a dotted path, as lodash's get() reads the keys of responseSuccessBody rules. */

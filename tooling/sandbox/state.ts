@@ -164,6 +164,13 @@ export class ReportState {
 		this.visibleCache.clear();
 	}
 
+	/** Adds rows above the first one, as a report sorted newest first shows new rows. */
+	prepend(rows: ReportRow[]): void {
+		this.rows.unshift(...rows);
+		this.rowJson.unshift(...rows.map((row) => JSON.stringify(row)));
+		this.visibleCache.clear();
+	}
+
 	/** Users' data rights changed: recompute visible rows on the next read. */
 	invalidateVisibility(): void {
 		this.visibleCache.clear();

@@ -81,6 +81,34 @@ export const pagingOptions: INodeProperties[] = [
 	},
 ];
 
+/**
+ * Column lists: typed before node version 1.1 (names or IDs, separated by commas: saved workflows
+ * keep their text), picked from the report's columns from 1.1 on (the values are column IDs, read
+ * by the same parser; an expression may still give names or IDs, as text or a list).
+ */
+const BEFORE_1_1 = { '@version': [{ _cnd: { lt: 1.1 } }] };
+const FROM_1_1 = { '@version': [{ _cnd: { gte: 1.1 } }] };
+
+export function columnListParameters(
+	typed: INodeProperties & { type: 'string' },
+	picked: { displayName: string; description: string },
+): INodeProperties[] {
+	const show = typed.displayOptions?.show ?? {};
+	return [
+		{ ...typed, displayOptions: { ...typed.displayOptions, show: { ...show, ...BEFORE_1_1 } } },
+		{
+			...typed,
+			displayName: picked.displayName,
+			type: 'multiOptions',
+			default: [],
+			placeholder: undefined,
+			description: picked.description,
+			typeOptions: { loadOptionsMethod: 'getReportColumns', loadOptionsDependsOn: ['report.value'] },
+			displayOptions: { ...typed.displayOptions, show: { ...show, ...FROM_1_1 } },
+		},
+	];
+}
+
 /** How rows are output; shared by Get Rows and the trigger. */
 export const rowOutputOptions: INodeProperties[] = [
 	{
@@ -109,16 +137,23 @@ export const rowOutputOptions: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Date Columns',
-		name: 'dateColumns',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Datum splatnosti, c5',
-		displayOptions: { show: { conversion: ['columns'] } },
-		description:
-			'Columns (names or IDs, separated by commas) whose d.m.yyyy dates become ISO dates yyyy-mm-dd. A value that is not such a date stays as it is. (In the example, "Datum splatnosti" is a Czech column name: "due date".)',
-	},
+	...columnListParameters(
+		{
+			displayName: 'Date Columns',
+			name: 'dateColumns',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Datum splatnosti, c5',
+			displayOptions: { show: { conversion: ['columns'] } },
+			description:
+				'Columns (names or IDs, separated by commas) whose d.m.yyyy dates become ISO dates yyyy-mm-dd. A value that is not such a date stays as it is. (In the example, "Datum splatnosti" is a Czech column name: "due date".)',
+		},
+		{
+			displayName: 'Date Column Names or IDs',
+			description:
+				'Columns whose d.m.yyyy dates become ISO dates yyyy-mm-dd, chosen from the report\'s columns. A value that is not such a date stays as it is. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+	),
 	{
 		displayName: 'Include Column Metadata',
 		name: 'includeColumns',
@@ -127,16 +162,23 @@ export const rowOutputOptions: INodeProperties[] = [
 		description:
 			'Whether to add the report\'s columns (ID, name, and output key of each) to the output, under "_columns" on each row or "columns" on a page item',
 	},
-	{
-		displayName: 'Number Columns',
-		name: 'numberColumns',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Částka, Částka (2), c3',
-		displayOptions: { show: { conversion: ['columns'] } },
-		description:
-			'Columns (names or IDs, separated by commas) whose numbers, such as 1 234,50, become JSON numbers (in the example, "Částka" is Czech for "amount"). A value that is not a number, or has more than 15 digits, stays as it is.',
-	},
+	...columnListParameters(
+		{
+			displayName: 'Number Columns',
+			name: 'numberColumns',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Částka, Částka (2), c3',
+			displayOptions: { show: { conversion: ['columns'] } },
+			description:
+				'Columns (names or IDs, separated by commas) whose numbers, such as 1 234,50, become JSON numbers (in the example, "Částka" is Czech for "amount"). A value that is not a number, or has more than 15 digits, stays as it is.',
+		},
+		{
+			displayName: 'Number Column Names or IDs',
+			description:
+				'Columns whose numbers, such as 1 234,50, become JSON numbers, chosen from the report\'s columns. A value that is not a number, or has more than 15 digits, stays as it is. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+	),
 	{
 		displayName: 'Output Keys',
 		name: 'outputKeys',

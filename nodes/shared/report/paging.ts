@@ -78,14 +78,21 @@ export interface ReadReportOptions {
 	retry?: Partial<RetryPolicy>;
 	/**
 	 * Called once per page, in report order; the next page is handed on only after it returns.
-	 * The rows must not be changed: the read compares them with later pages.
+	 * Returning 'stop' ends the read after this page (the Report Trigger reads only past the rows it
+	 * remembers); pages requested ahead are discarded. The rows must not be changed: the read
+	 * compares them with later pages.
 	 */
-	onPage: (page: ReportPage) => void | Promise<void>;
+	onPage: (page: ReportPage) => PageVerdict | Promise<PageVerdict>;
 }
+
+/** What `onPage` returns: nothing to read on, 'stop' to end the read after this page. */
+export type PageVerdict = void | 'stop';
 
 export interface ReadReportSummary {
 	columns: ReportColumn[];
 	rowCount: number;
+	/** Whether `onPage` ended the read before the end of the report. */
+	stopped: boolean;
 	/** Pages handed to `onPage`. */
 	pages: number;
 	/** Requests sent, the discarded and the probing ones included. */
@@ -209,6 +216,9 @@ class ReportRead {
 	private nextOffset: number;
 
 	delivered = 0;
+
+	/** Whether `onPage` ended the read before the end of the report. */
+	stopped = false;
 
 	requests = 0;
 
@@ -366,8 +376,12 @@ class ReportRead {
 					rows = rows.slice(0, maxRows - this.delivered);
 				}
 				this.pages++;
-				await onPage({ offset: head.offset, columns, rows });
+				const verdict = await onPage({ offset: head.offset, columns, rows });
 				this.delivered += rows.length;
+				if (verdict === 'stop') {
+					this.stopped = true;
+					break;
+				}
 				if (maxRows !== undefined && this.delivered >= maxRows) break;
 
 				if (received === head.limit) {
@@ -397,6 +411,7 @@ export async function readReportPages(
 	return {
 		columns: read.columns ?? [],
 		rowCount: read.delivered,
+		stopped: read.stopped,
 		pages: read.pages,
 		requests: read.requests,
 		pageSize: read.pageSize,

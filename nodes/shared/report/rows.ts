@@ -63,7 +63,8 @@ export function columnKeys(columns: readonly ReportColumn[], outputKeys: OutputK
 
 /** Splits a list of column references typed by the user: commas or line breaks separate them. */
 export function parseColumnList(text: unknown): string[] {
-	if (Array.isArray(text)) return text.map((entry) => String(entry).trim()).filter((e) => e !== '');
+	// A list: from a column dropdown (column IDs), or an expression's result.
+	if (Array.isArray(text)) return text.map((entry) => String(entry).normalize('NFC').trim()).filter((e) => e !== '');
 	if (typeof text !== 'string') return [];
 	return text
 		.split(/[,\n]/)

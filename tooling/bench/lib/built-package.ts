@@ -2,6 +2,8 @@ import { existsSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
+import type { INodeType } from 'n8n-workflow';
+
 import type { Records } from '../../../index';
 import { repoRoot } from '../../lib/paths';
 import { run } from '../../lib/proc';
@@ -35,4 +37,15 @@ export function builtRecordsNode(): Records {
 	const loaded = load(ENTRY_FILE) as { Records?: new () => Records };
 	if (typeof loaded.Records !== 'function') throw new Error(`${ENTRY_FILE} does not export the Records node; run the benchmark without --no-build`);
 	return new loaded.Records();
+}
+
+/**
+ * The Records Report Trigger of a build, loaded through its package entry: this package's
+ * (BENCH_BUILD), or another build (the baseline of baseline-build.ts).
+ */
+export function builtReportTrigger(buildDir: string = BENCH_BUILD): INodeType {
+	const file = join(buildDir, 'index.js');
+	const loaded = createRequire(__filename)(file) as { RecordsReportTrigger?: new () => INodeType };
+	if (typeof loaded.RecordsReportTrigger !== 'function') throw new Error(`${file} does not export the Records Report Trigger`);
+	return new loaded.RecordsReportTrigger();
 }

@@ -42,7 +42,20 @@ export interface ImportTask extends RawClientOptions {
 	continueOnFail?: boolean;
 }
 
-export type Task = ReadTask | ImportTask;
+/** Polls of the Records Report Trigger: the two polls after the one that remembers the report. */
+export interface PollTask {
+	kind: 'poll';
+	client: 'node';
+	baseUrl: string;
+	token: string;
+	reportId: string;
+	/** The trigger's New Rows Appear option; 'before' is the trigger built from BASELINE_COMMIT. */
+	mode: 'anywhere' | 'end' | 'top' | 'before';
+	/** Rows added between the quiet poll and the last one, where the mode expects them. */
+	addedRows: number;
+}
+
+export type Task = ReadTask | ImportTask | PollTask;
 
 export interface TaskResult {
 	/** Wall time of the measured operation alone (no process start, module loading or input building). */

@@ -64,6 +64,7 @@ async function startProfile(): Promise<((name: string) => Promise<void>) | undef
 }
 
 function profileName(task: Task): string {
+	if (task.kind === 'poll') return `poll-${task.mode}-${Date.now()}`;
 	const shape = task.kind === 'read' ? `page${task.pageSize}` : `batch${task.batchSize}-n${task.count}`;
 	return `${task.kind}-${task.client}-${shape}-c${task.concurrency}-${Date.now()}`;
 }

@@ -6,6 +6,7 @@ import { serveMeasurements, type Prepared } from '../lib/worker-protocol';
 import type { Task } from '../lib/tasks';
 
 serveMeasurements(async (task: Task): Promise<Prepared> => {
+	if (task.kind === 'poll') throw new Error('Report Trigger polls are measured with the node only');
 	if (task.kind === 'read') {
 		return {
 			async run() {

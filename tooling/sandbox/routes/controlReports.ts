@@ -54,20 +54,28 @@ export function defineReport(state: SandboxState, body: unknown): Reply {
 	return json(200, reportSummary(report));
 }
 
-/** `POST /reports/:id/rows`: {rows: [...]} or, for a generated report, {generate: count}. */
+/**
+ * `POST /reports/:id/rows`: {rows: [...]} or, for a generated report, {generate: count}; with
+ * `at: "top"` the rows go above the first one, newest first.
+ */
 export function appendRows(state: SandboxState, reportId: string, body: unknown): Reply {
 	const report = state.reports.get(reportId);
 	if (!report) throw new HttpError(404, 'report_not_found', `Report "${reportId}" does not exist`);
 	if (!isObject(body)) throw new ControlError('Body must be {"rows": [...]} or {"generate": n}');
+	if (body.at !== undefined && body.at !== 'end' && body.at !== 'top') throw new ControlError('"at" must be "end" or "top"');
+	let rows: ReportRow[];
 	if (body.generate !== undefined) {
 		const count = body.generate;
 		if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) throw new ControlError('"generate" must be a row count');
 		if (report.generator !== 'bank') {
 			throw new ControlError(`Report "${reportId}" was not generated; append explicit "rows" instead`);
 		}
-		report.append(generateBankRows(count, report.rows.length));
+		rows = generateBankRows(count, report.rows.length);
 	} else {
-		report.append(parseRows(body.rows));
+		rows = parseRows(body.rows);
 	}
+	// At the top the newest row comes first, as in a report sorted newest first.
+	if (body.at === 'top') report.prepend(rows.reverse());
+	else report.append(rows);
 	return json(200, reportSummary(report));
 }

@@ -7,6 +7,7 @@ import {
 	readRemembered,
 	splitIdentities,
 	stateConfig,
+	withAddedRows,
 } from '../../../../nodes/RecordsReportTrigger/rememberedRows';
 
 describe('remembered identities', () => {
@@ -36,14 +37,36 @@ describe('remembered identities', () => {
 });
 
 describe('new row finder', () => {
-	it('finds rows whose key is not remembered; a key met twice in one read is one row', () => {
+	it('finds rows whose key is not remembered; the same row met twice in one read is emitted once', () => {
 		const first = new NewRowFinder(['c1'], true, new Set());
 		expect(['TX1', 'TX2', 'TX1'].map((id) => first.visit({ c1: id, c2: 'x' }))).toEqual([true, true, false]);
-		expect(first.identities).toHaveLength(2);
+		// One identity per row read, so that positions in the report can be checked.
+		expect(first.identities).toHaveLength(3);
+		expect(new Set(first.identities).size).toBe(2);
+		// Met twice because rows moved while the pages were read: no warning.
+		expect(first.repeatedKeys).toEqual([]);
 
 		const next = new NewRowFinder(['c1'], true, new Set(first.identities));
 		expect(next.visit({ c1: 'TX1', c2: 'changed' })).toBe(false);
 		expect(next.visit({ c1: 'TX3', c2: 'x' })).toBe(true);
+	});
+
+	it('never drops a row silently when two rows share a key: new ones are emitted, every key is named', () => {
+		const first = new NewRowFinder(['c1'], true, new Set());
+		const visits = [
+			{ c1: 'TX1', c2: 'a' },
+			{ c1: 'TX1', c2: 'b' },
+			{ c1: 'TX1', c2: 'b' },
+			{ c1: 'TX2', c2: 'x' },
+		].map((row) => first.visit(row));
+		expect(visits).toEqual([true, true, false, true]);
+		expect(first.repeatedKeys).toEqual([{ key: 'TX1', emitted: true }]);
+
+		// Next poll: TX1 is remembered, so a further row with it is not emitted; it is named.
+		const next = new NewRowFinder(['c1'], true, new Set(first.identities));
+		expect([next.visit({ c1: 'TX2', c2: 'x' }), next.visit({ c1: 'TX2', c2: 'y' })]).toEqual([false, false]);
+		expect(next.repeatedKeys).toEqual([{ key: 'TX2', emitted: false }]);
+		expect(next.repeatedKeyCount).toBe(1);
 	});
 
 	it('by whole row, counts identical rows as separate entries', () => {
@@ -63,5 +86,15 @@ describe('new row finder', () => {
 		const finder = new NewRowFinder([], false, new Set());
 		expect([finder.visit({ a: '1' }), finder.visit({ a: '2' })]).toEqual([true, true]);
 		expect(new NewRowFinder([], false, new Set(finder.identities)).visit({ a: '2' })).toBe(false);
+	});
+});
+
+describe('remembered identities after an ordered poll', () => {
+	it('puts the added rows at the end or the top of the report part; a returning row leaves the gone part', () => {
+		// 'g' left the report earlier; the report is [a, b].
+		expect(withAddedRows(['g', 'a', 'b'], 2, ['c'], 'end', 10)).toEqual(['g', 'a', 'b', 'c']);
+		expect(withAddedRows(['g', 'a', 'b'], 2, ['c'], 'top', 10)).toEqual(['g', 'c', 'a', 'b']);
+		expect(withAddedRows(['g', 'a', 'b'], 2, ['g'], 'end', 10)).toEqual(['a', 'b', 'g']);
+		expect(withAddedRows(['g', 'a', 'b'], 2, ['c'], 'end', 3)).toEqual(['a', 'b', 'c']);
 	});
 });

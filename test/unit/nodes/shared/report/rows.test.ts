@@ -77,6 +77,11 @@ describe('column references', () => {
 		expect(parseColumnList(' Částka, c4 ,\nDatum,, ')).toEqual(['Částka', 'c4', 'Datum']);
 		expect(parseColumnList(undefined)).toEqual([]);
 	});
+
+	it('takes a list as a dropdown or an expression gives it, names in NFC as typed ones', () => {
+		expect(parseColumnList(['c1', ' c4 ', ''])).toEqual(['c1', 'c4']);
+		expect(parseColumnList(['Částka'.normalize('NFD')])).toEqual(['Částka'.normalize('NFC')]);
+	});
 });
 
 describe('row shaper', () => {

@@ -1,0 +1,72 @@
+/**
+ * The Records Report Trigger (as built into the benchmark's build, or the baseline's) polled by
+ * n8n-core's PollContext (tooling/harness/n8nCoreHarness.ts runPoll), with n8n's real HTTP helpers, against the
+ * sandbox. The poll that first remembers the report is made while preparing; the measured part is a
+ * poll with no new rows, then one after rows were added where the mode expects them.
+ */
+import { performance } from 'node:perf_hooks';
+
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { runPoll } from '../../harness/n8nCoreHarness';
+import { BASELINE_BUILD } from '../lib/baseline-build';
+import { builtReportTrigger } from '../lib/built-package';
+import type { PollTask } from '../lib/tasks';
+import type { Prepared } from '../lib/worker-protocol';
+
+async function sandboxControl<T>(task: PollTask, method: string, path: string, body?: unknown): Promise<T> {
+	const response = await fetch(`${task.baseUrl}/__sandbox${path}`, {
+		method,
+		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	if (!response.ok) throw new Error(`Sandbox ${method} ${path} answered ${response.status}: ${await response.text()}`);
+	return (await response.json()) as T;
+}
+
+/** Report requests the sandbox has answered so far (control requests are not counted). */
+async function reportRequests(task: PollTask): Promise<number> {
+	const stats = await sandboxControl<{ requests: Record<string, { total: number }> }>(task, 'GET', '/stats');
+	return stats.requests.report?.total ?? 0;
+}
+
+export async function prepareTriggerPolls(task: PollTask): Promise<Prepared> {
+	const nodeType = task.mode === 'before' ? builtReportTrigger(BASELINE_BUILD) : builtReportTrigger();
+	const credentials = { baseUrl: task.baseUrl, token: task.token, allowHttp: true };
+	// The report grows past the default Max Remembered Rows (100,000) by the rows added.
+	const parameters = (options: INodeParameters): INodeParameters => ({
+		report: { __rl: true, mode: 'id', value: task.reportId },
+		...(task.mode === 'before' ? {} : { newRowPosition: task.mode }),
+		options: { maxRemembered: 200_000, ...options },
+	});
+	const poll = async (staticData: IDataObject) => {
+		const before = await reportRequests(task);
+		const started = performance.now();
+		const result = await runPoll({ nodeType, parameters: parameters({}), credentials, staticData });
+		const ms = performance.now() - started;
+		return { ...result, ms, requests: (await reportRequests(task)) - before };
+	};
+	// The first poll only remembers the report (a full read in every mode); in parallel, to keep it short.
+	const first = await runPoll({ nodeType, parameters: parameters({ concurrency: 8 }), credentials });
+	if (first.items !== null) throw new Error('The first poll emitted rows; it should only remember them');
+	return {
+		async run() {
+			const quiet = await poll(first.staticData);
+			const at = task.mode === 'top' ? 'top' : 'end';
+			await sandboxControl(task, 'POST', `/reports/${encodeURIComponent(task.reportId)}/rows`, { generate: task.addedRows, at });
+			const added = await poll(quiet.staticData);
+			const emitted = (added.items ?? []).map((item) => item.json['ID transakce']);
+			return {
+				count: emitted.length,
+				details: {
+					quietMs: quiet.ms,
+					quietRequests: quiet.requests,
+					quietEmitted: quiet.items?.length ?? 0,
+					addedMs: added.ms,
+					addedRequests: added.requests,
+					emittedUnique: new Set(emitted).size,
+				},
+			};
+		},
+	};
+}

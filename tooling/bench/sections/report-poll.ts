@@ -1,0 +1,164 @@
+import { TOKENS } from '../../sandbox/seeds';
+import { BASELINE_COMMIT, buildBaseline } from '../lib/baseline-build';
+import type { BenchContext, Rendered, Section, Series, TargetCheck } from '../lib/context';
+import { markdownTable } from '../lib/markdown';
+import { measure, type Measurement } from '../lib/measure';
+import { formatCount, formatMs, formatRatio, median, range } from '../lib/stats';
+import { record } from '../lib/summary';
+import { barChartSvg } from '../lib/svg';
+import type { PollTask } from '../lib/tasks';
+
+const POLL_REPORT_ID = 'bench-poll';
+
+type Mode = PollTask['mode'];
+
+/** The three values of New Rows Appear, and the trigger before they existed (every poll a full read). */
+const MODES: Mode[] = ['before', 'anywhere', 'end', 'top'];
+
+function label(mode: Mode): string {
+	if (mode === 'before') return `Before ordered polls (${BASELINE_COMMIT.slice(0, 7)}): full read`;
+	if (mode === 'anywhere') return 'Anywhere (default): full read';
+	return mode === 'end' ? 'Appended at the end' : 'At the top';
+}
+
+export interface PollData {
+	rows: number;
+	addedRows: number;
+	pageSize: number;
+	baselineCommit: string;
+	latencies: Array<{ latencyMs: number; series: Series[] }>;
+}
+
+/** Medians of one mode's runs: the poll with no new rows, and the poll after rows were added. */
+function pollSummary(runs: Measurement[]) {
+	const figure = (key: string) => runs.map((run) => Number(run.details[key]));
+	const quietMs = figure('quietMs');
+	const addedMs = figure('addedMs');
+	return {
+		quietMs: median(quietMs),
+		quietRange: range(quietMs),
+		addedMs: median(addedMs),
+		addedRange: range(addedMs),
+		// The most any run needed: the targets are limits, not typical values.
+		quietRequests: Math.max(...figure('quietRequests')),
+		addedRequests: Math.max(...figure('addedRequests')),
+	};
+}
+
+export const reportPoll: Section<PollData> = {
+	id: 'report-poll',
+	title: 'Report Trigger polls',
+	async run(context: BenchContext): Promise<PollData> {
+		const rows = context.quick ? 20_000 : 100_000;
+		const addedRows = 50;
+		const runs = context.quick ? 1 : 3;
+		const { sandbox } = context;
+		context.log(`building the baseline (${BASELINE_COMMIT.slice(0, 7)}) for the report-poll section`);
+		await buildBaseline();
+		await sandbox.reset();
+		const data: PollData = { rows, addedRows, pageSize: 100, baselineCommit: BASELINE_COMMIT, latencies: [] };
+		for (const latencyMs of [0, 20]) {
+			await sandbox.setFaults(latencyMs > 0 ? [{ route: 'report', latencyMs }] : []);
+			const series: Series[] = [];
+			// Runs interleaved (A B C D A B C D ...), so that a slow phase of the machine hits every mode.
+			for (let run = 0; run < runs; run++) {
+				for (const mode of MODES) {
+					// A fresh report each time: the measured polls add rows to it.
+					await sandbox.defineBankReport(POLL_REPORT_ID, rows);
+					const task: PollTask = { kind: 'poll', client: 'node', baseUrl: sandbox.baseUrl, token: TOKENS.analysisAdmin, reportId: POLL_REPORT_ID, mode, addedRows };
+					const measurement = await measure(task, { sandbox, profileDir: context.profileDir });
+					const { details } = measurement;
+					context.log(
+						`poll ${latencyMs} ms, ${label(mode)}: no new rows ${formatMs(Number(details.quietMs))} in ${String(details.quietRequests)} requests; ${addedRows} new rows ${formatMs(Number(details.addedMs))} in ${String(details.addedRequests)} requests, ${measurement.count} emitted`,
+					);
+					record(series, label(mode), measurement);
+				}
+			}
+			data.latencies.push({ latencyMs, series });
+		}
+		await sandbox.setFaults([]);
+		return data;
+	},
+	render(data: PollData): Rendered {
+		const targets: TargetCheck[] = [];
+		const lines: string[] = [
+			`A Records Report Trigger polling a generated bank-transaction report of ${formatCount(data.rows)} rows (8 columns) with the default options (Page Size ${data.pageSize}, one request at a time, Row Identity "Whole Row"; Max Remembered Rows 200,000, as the report grows past the default 100,000), once for each value of New Rows Appear, ` +
+				`and the trigger as it was before that option (commit ${data.baselineCommit.slice(0, 7)}, built from its sources in the same run). ` +
+				"Each configuration ran in a fresh process, polled through n8n-core's PollContext: a first poll remembers the report (not measured), then a poll with no new rows, " +
+				`then one after ${data.addedRows} rows were added where the mode expects them (at the end; at the top for "At the top"). ` +
+				'Requests are the report requests the sandbox answered during the poll (the most any run needed); times are the wall time of the poll, medians of the runs. Added latency is a per-request delay in the sandbox.',
+			'',
+		];
+		const groups: Array<{ label: string; bars: Array<{ label: string; value: number; text: string; series: number }> }> = [];
+		for (const { latencyMs, series } of data.latencies) {
+			const summaries = new Map(series.map((entry) => [entry.label, pollSummary(entry.runs)]));
+			const before = summaries.get(label('before'));
+			const rows = series.map((entry) => {
+				const summary = summaries.get(entry.label)!;
+				const ok = entry.runs.every(
+					(run) => run.count === data.addedRows && run.details.emittedUnique === data.addedRows && run.details.quietEmitted === 0,
+				);
+				return [
+					entry.label,
+					formatCount(summary.quietRequests),
+					formatMs(summary.quietMs),
+					`${formatMs(summary.quietRange[0])}–${formatMs(summary.quietRange[1])}`,
+					formatCount(summary.addedRequests),
+					formatMs(summary.addedMs),
+					before ? formatRatio(summary.quietMs / before.quietMs) : '–',
+					ok ? `0, then ${data.addedRows} ✔` : '✘',
+				];
+			});
+			lines.push(
+				`**${latencyMs} ms added latency** (${series[0]?.runs.length ?? 0} runs each)`,
+				'',
+				markdownTable({
+					headers: ['New Rows Appear', 'Requests, no new rows', 'Time, no new rows', 'Range', `Requests, ${data.addedRows} new rows`, `Time, ${data.addedRows} new rows`, 'Time vs before (no new rows)', 'Rows emitted once'],
+					rows,
+				}),
+				'',
+			);
+			for (const mode of ['end', 'top'] as const) {
+				const summary = summaries.get(label(mode));
+				if (!summary) continue;
+				targets.push({
+					target: `Report Trigger, ${label(mode)}, ${formatCount(data.rows)} rows at ${latencyMs} ms: a poll with no new rows ≤ 3 requests, with ${data.addedRows} new rows ≤ 4`,
+					measured: `${summary.quietRequests} and ${summary.addedRequests} requests (${formatMs(summary.quietMs)} and ${formatMs(summary.addedMs)})`,
+					met: summary.quietRequests <= 3 && summary.addedRequests <= 4,
+				});
+			}
+			const anywhere = summaries.get(label('anywhere'));
+			if (anywhere && before) {
+				// Runs of the same full read vary by a few per cent on a shared machine.
+				const ratio = anywhere.quietMs / before.quietMs;
+				targets.push({
+					target: `Report Trigger, full read (Anywhere) at ${latencyMs} ms: no slower than before the ordered polls (≤ 1.05× its time)`,
+					measured: `${formatRatio(ratio)} (${formatMs(anywhere.quietMs)} vs ${formatMs(before.quietMs)}; ${formatCount(anywhere.quietRequests)} vs ${formatCount(before.quietRequests)} requests)`,
+					met: ratio <= 1.05,
+				});
+			}
+			groups.push({
+				label: `${latencyMs} ms added latency per request, no new rows`,
+				bars: series.map((entry, index) => {
+					const summary = summaries.get(entry.label)!;
+					return { label: entry.label, value: summary.quietMs, text: `${formatMs(summary.quietMs)}, ${formatCount(summary.quietRequests)} requests`, series: index };
+				}),
+			});
+		}
+		return {
+			markdown: lines.join('\n'),
+			targets,
+			charts: [
+				{
+					file: 'report-poll.svg',
+					alt: 'Report Trigger: time per poll for each New Rows Appear mode',
+					svg: barChartSvg({
+						title: `Report Trigger: one poll of a ${formatCount(data.rows)}-row report`,
+						unit: 'time per poll, ms (lower is better)',
+						groups,
+					}),
+				},
+			],
+		};
+	},
+};
