@@ -3,7 +3,7 @@ import { waitFor } from '../../tooling/lib/proc';
 import { addFaults, control } from '../../tooling/sandbox/control';
 import { bankTransactionIds, type Sandbox } from '../../tooling/sandbox/server';
 import { workflow } from './harness';
-import { createReportsCredential, pollEvery15Seconds, reportReadsSince, reportRequests } from './polling';
+import { createReportsCredential, reportReadsSince, reportRequests } from './polling';
 
 /**
  * n8n 2.x's durable scheduler running poll triggers, with each poll's cursor (the trigger's static
@@ -25,9 +25,17 @@ const REQUESTS_PER_ORDERED_POLL = 3;
 const KEY = 'ID transakce';
 
 /**
- * Bank rows polled every 15 seconds from a report that answers each request after 2.5 s, caps its
+ * Poll Times that poll every 5 seconds: twelve custom crons, each firing once a minute (n8n refuses
+ * a single poll time that fires more often), so that polls longer than the interval come quickly.
+ */
+const pollEvery5Seconds = {
+	item: Array.from({ length: 12 }, (_, index) => ({ mode: 'custom', cronExpression: `${index * 5} * * * * *` })),
+};
+
+/**
+ * Bank rows polled every 5 seconds from a report that answers each request after 1 s, caps its
  * pages silently and answers about one request in four with 429 and Retry-After: 1. One poll takes
- * about 20-30 s, so n8n's next poll time comes while a poll is still reading. The first poll emits
+ * about 8-12 s, so n8n's next poll time comes while a poll is still reading. The first poll emits
  * the rows already there, rows are added twice, and after both were emitted two more polls' worth of
  * reads must emit nothing. Every row must come out of exactly one execution, and every execution must
  * succeed. With `position` 'end' the trigger reads only past the rows it remembers (New Rows Appear:
@@ -44,7 +52,7 @@ export async function slowPollScenario(
 	await addFaults(
 		sandbox,
 		{ route: 'report', reportId: report, limitCap: PAGE_CAP },
-		{ route: 'report', reportId: report, latencyMs: 2500 },
+		{ route: 'report', reportId: report, latencyMs: 1000 },
 		{ route: 'report', reportId: report, status: 429, retryAfter: 1, probability: 0.25, seed: 17 },
 	);
 	const credential = await createReportsCredential(n8n, sandbox, report);
@@ -54,7 +62,7 @@ export async function slowPollScenario(
 				name: 'New bank rows',
 				type: 'n8n-nodes-records.recordsReportTrigger',
 				parameters: {
-					pollTimes: pollEvery15Seconds,
+					pollTimes: pollEvery5Seconds,
 					report: { __rl: true, mode: 'id', value: report },
 					rowIdentity: 'columns',
 					keyColumns: KEY,
