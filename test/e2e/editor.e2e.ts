@@ -136,7 +136,7 @@ describe.each(n8n2)('the package in the editor of %s', (_title, runtime) => {
 		}
 	});
 
-	test('Resource leads with what users come for, the illustrative endpoints last and marked', async () => {
+	test('Resource lists every resource in the order n8n requires (alphabetical), the illustrative endpoints marked', async () => {
 		await openNode('Import invoices');
 		await page.locator('[data-test-id="parameter-input-resource"]').click();
 		const items = page.locator('.el-select-dropdown__item:visible');
@@ -144,12 +144,12 @@ describe.each(n8n2)('the package in the editor of %s', (_title, runtime) => {
 		await shot('resource-list');
 		const names = (await items.allInnerTexts()).map((text) => text.split('\n')[0].trim());
 		expect(names.slice(0, 6)).toEqual([
+			'Client (Illustrative)',
+			'Custom API Call',
+			'Invoice (Illustrative)',
 			'Record',
 			'Report',
 			'Workflow Call',
-			'Custom API Call',
-			'Client (Illustrative)',
-			'Invoice (Illustrative)',
 		]);
 		await page.keyboard.press('Escape');
 	});
