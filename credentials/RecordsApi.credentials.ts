@@ -113,16 +113,10 @@ export class RecordsApi implements ICredentialType {
 			name: 'ignoreSSLIssues',
 			type: 'boolean',
 			default: false,
+			// The warning lives in the description: a notice shown only when this is on would make
+			// n8n 1.x's public API require that notice's value of everyone who creates this credential.
 			description:
-				"Whether to connect even when the service's certificate cannot be verified (unknown CA, expired, another host name). Prefer trusting your CA: start n8n with NODE_EXTRA_CA_CERTS set to its certificate file.",
-		},
-		{
-			displayName:
-				'Insecure: the token is sent to whoever answers at this address, even an impostor. Use only on a network you control, and prefer NODE_EXTRA_CA_CERTS.',
-			name: 'ignoreSSLIssuesNotice',
-			type: 'notice',
-			default: '',
-			displayOptions: { show: { ignoreSSLIssues: [true] } },
+				"Whether to connect even when the service's certificate cannot be verified (unknown CA, expired, another host name). Insecure: the token is then sent to whoever answers at this address, even an impostor. Use only on a network you control; prefer trusting your CA by starting n8n with NODE_EXTRA_CA_CERTS set to its certificate file.",
 		},
 	];
 
