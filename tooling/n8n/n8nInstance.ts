@@ -436,8 +436,21 @@ export class N8nInstance {
 		return key;
 	}
 
-	/** Calls the public API (/api/v1/...), the interface users automate n8n with. */
+	/**
+	 * Calls the public API (/api/v1/...), the interface users automate n8n with. Calls that change
+	 * something go one at a time: n8n 1.x on sqlite fails a write that overlaps another one
+	 * ("SQLITE_ERROR: no such savepoint"), as when two scenarios set up their workflows side by side.
+	 */
 	async api<T>(method: string, path: string, body?: unknown): Promise<T> {
+		if (method === 'GET') return await this.callApi<T>(method, path, body);
+		const call = this.writes.then(async () => await this.callApi<T>(method, path, body));
+		this.writes = call.catch(() => undefined);
+		return await call;
+	}
+
+	private writes: Promise<unknown> = Promise.resolve();
+
+	private async callApi<T>(method: string, path: string, body?: unknown): Promise<T> {
 		const key = await this.publicApiKey();
 		const response = await fetch(`${this.baseUrl}/api/v1${path}`, {
 			method,
