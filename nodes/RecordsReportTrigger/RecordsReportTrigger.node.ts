@@ -1,11 +1,10 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { getReportColumns } from '../shared/methods/loadOptions';
 import { properties } from './description';
-import { checkMemory, claimPoll, recordMemory, releasePoll, triggerKey } from './pollClaims';
-import { pollReport } from './pollReport';
-import { storedGeneration } from './rememberedRows';
+import { PollGuard, type PollVerdict, STALE_LIMIT, triggerKey } from './pollGuard';
+import { pollReport, storedMemory } from './pollReport';
 
 export class RecordsReportTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -14,8 +13,10 @@ export class RecordsReportTrigger implements INodeType {
 		icon: { light: 'file:../../icons/records.svg', dark: 'file:../../icons/records.dark.svg' },
 		group: ['trigger'],
 		// 1.1: without a Page Size, polls adapt the page size (fewer requests); 1 keeps 100 rows.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: the ordered modes remember 64 rows whatever the report's size, and Max Remembered Rows
+		// is 1,000,000 when not set.
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		// The editor hands a resource locator to the subtitle as its plain value, a run as an object.
 		subtitle:
 			'={{"Report " + (typeof $parameter["report"] === "object" ? $parameter["report"].value : $parameter["report"])}}',
@@ -32,41 +33,55 @@ export class RecordsReportTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		// A manual test run only shows rows and remembers nothing: it may run beside the active poll.
-		if (this.getMode() === 'manual') return await pollReport.call(this);
-		const key = triggerKey(this.getWorkflow().id, this.getNode().id);
-		const claim = claimPoll(key, Date.now());
-		if (!claim.claimed) {
-			const seconds = Math.round((Date.now() - (claim.runningSince ?? Date.now())) / 1000);
-			this.logger.warn(
-				`Records Report Trigger "${this.getNode().name}": poll skipped, the previous poll is still reading the report (for ${seconds} s). Its new rows are emitted by that poll; the next poll reads from what it remembered. If this happens often, choose a longer poll interval.`,
-				{ workflowId: this.getWorkflow().id, nodeId: this.getNode().id },
-			);
-			return null;
-		}
+		if (this.getMode() === 'manual') return (await pollReport.call(this, guard.processId)).items;
+		const node = this.getNode();
+		const key = triggerKey(this.getWorkflow().id, node.id);
+		const stored = storedMemory(this.getWorkflowStaticData('node'));
+		const started = Date.now();
+		const verdict = guard.begin(key, started, stored?.generation ?? 0, stored?.writer);
+		if (verdict.kind !== 'go') return refuse(this, verdict);
+		let savedGeneration: number | undefined;
 		try {
-			const staticData = this.getWorkflowStaticData('node');
-			const startedFrom = storedGeneration(staticData);
-			const memory = checkMemory(key, startedFrom);
-			if (memory === 'stale') {
-				this.logger.warn(
-					`Records Report Trigger "${this.getNode().name}": poll skipped, n8n handed it an older memory than the last poll left (n8n's durable scheduler can start a poll from a copy read before the previous poll was saved). The next poll reads the saved memory.`,
-				);
-				return null;
-			}
-			if (memory === 'unsaved') {
-				this.logger.warn(
-					`Records Report Trigger "${this.getNode().name}": n8n did not save what the last poll remembered (its result was discarded); this poll reads from the saved memory.`,
-				);
-			}
-			const result = await pollReport.call(this);
-			// Only a poll that emits can make a later poll emit twice; n8n does not save what its
-			// activation poll remembered when that poll emits nothing, and no later poll should wait on it.
-			const savedAs = storedGeneration(staticData);
-			if (result !== null && savedAs > startedFrom) recordMemory(key, savedAs);
-			return result;
+			const result = await pollReport.call(this, guard.processId);
+			// n8n keeps what an emitting poll saved, unless it abandoned the poll after its budget.
+			const inTime = !('getPollBudgetMs' in this) || Date.now() - started < this.getPollBudgetMs();
+			if (result.items !== null && inTime) savedGeneration = result.savedGeneration;
+			return result.items;
 		} finally {
-			releasePoll(key);
+			guard.end(key, savedGeneration);
 		}
 	}
+}
 
+/** One guard for every trigger this n8n process polls. */
+const guard = new PollGuard();
+
+/** Logs why a poll does not go on; an older memory handed out again and again becomes an error. */
+function refuse(context: IPollFunctions, verdict: Exclude<PollVerdict, { kind: 'go' }>): null {
+	const name = `Records Report Trigger "${context.getNode().name}"`;
+	const log = { workflowId: context.getWorkflow().id, nodeId: context.getNode().id };
+	if (verdict.kind === 'busy') {
+		const seconds = Math.round((Date.now() - verdict.runningSince) / 1000);
+		context.logger.warn(
+			`${name}: poll skipped, the previous poll is still reading the report (for ${seconds} s). Its new rows are emitted by that poll; the next poll reads from what it remembered. If this happens often, choose a longer poll interval.`,
+			log,
+		);
+		return null;
+	}
+	if (verdict.kind === 'otherWriter') {
+		context.logger.warn(
+			`${name}: poll skipped, another n8n process (${verdict.writer}) saved this trigger's memory after this process did (generation ${verdict.stored}, this process saved ${verdict.saved}). Two processes poll this workflow; this one stops emitting for it so that no row is emitted twice. Run one main instance, or multi-main with leader election.`,
+			log,
+		);
+		return null;
+	}
+	const message = `${name}: n8n handed this poll an older memory (generation ${verdict.stored}) than the last poll of this process saved with the rows it emitted (generation ${verdict.saved})`;
+	if (verdict.refusals < STALE_LIMIT) {
+		context.logger.warn(`${message}; the poll emits nothing, since emitting from it would repeat rows.`, log);
+		return null;
+	}
+	throw new NodeOperationError(context.getNode(), `${message}, ${verdict.refusals} polls in a row`, {
+		description:
+			'n8n seems to have lost what the last poll saved (its execution holds the rows it emitted). No row was emitted twice. Restart n8n to go on from what n8n has stored; check the executions of this workflow for the rows of the last poll.',
+	});
 }

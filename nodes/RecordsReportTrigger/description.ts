@@ -8,7 +8,7 @@ import {
 	reportLocator,
 	rowOutputOptions,
 } from '../shared/report/descriptions';
-import { DEFAULT_MAX_REMEMBERED } from './rememberedRows';
+import { DEFAULT_MAX_REMEMBERED } from './pollSettings';
 
 const options: INodeProperties[] = byDisplayName([
 	...rowOutputOptions,

@@ -3,10 +3,12 @@
  * the Records sandbox. The static data returned by one poll is passed to the next, as n8n persists it;
  * a new node instance for a poll stands for a restarted n8n (or another queue-mode worker).
  */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { RecordsReportTrigger } from '../../nodes/RecordsReportTrigger/RecordsReportTrigger.node';
-import { STATE_KEY } from '../../nodes/RecordsReportTrigger/rememberedRows';
+import { STATE_KEY } from '../../nodes/RecordsReportTrigger/memory';
 import { runPoll, type RunPollOptions } from '../../tooling/harness/n8nCoreHarness';
 import { addFaults, clearFaults, control } from '../../tooling/sandbox/control';
 import { bankTransactionIds, generateBankRows, REPORTS, TOKENS } from '../../tooling/sandbox/server';
@@ -205,8 +207,8 @@ describe('Records Report Trigger: bounded memory', () => {
 		const b = await poll({ parameters, staticData });
 		expect(ids(b.items, 'Doklad')).toEqual(rows('B', 8).map(([doklad]) => doklad));
 		staticData = b.staticData;
-		expect(remembered(staticData)?.count).toBe(10);
-		expect(String(remembered(staticData)?.identities)).toHaveLength(10 * 12);
+		expect(remembered(staticData)?.count).toBe(8);
+		expect(String(remembered(staticData)?.rows)).toHaveLength(10 * 12);
 
 		// A7 and A8 are still remembered; A1 was forgotten, so it is new again.
 		await defineLedger([['A1', '1,00', 'Nová'], ['A8', '1,00', 'Nová'], ...rows('B', 8)]);
@@ -386,15 +388,38 @@ describe('Records Report Trigger: a poll handed older memory than the last poll 
 		expect((await feedPoll(emitting.staticData, workflowId)).items).toBeNull();
 	});
 
-	it('reads from the saved memory when the later one was never saved (n8n discarded that poll)', async () => {
-		const workflowId = 'generation-discarded';
+	it('never emits from an older copy again: refuses it every time, and after 3 refusals fails saying what to do', async () => {
+		const workflowId = 'generation-repeated';
 		const first = await feedPoll(undefined, workflowId);
 		await appendBankRows(2, FEED);
-		// This poll's result and memory are discarded, as n8n does with an abandoned poll.
 		expect(ids((await feedPoll(first.staticData, workflowId)).items)).toEqual(bankTransactionIds(121, 2));
 
+		// n8n keeps handing out the copy from before the emitting poll saved.
 		expect((await feedPoll(first.staticData, workflowId)).items).toBeNull();
-		expect(ids((await feedPoll(first.staticData, workflowId)).items)).toEqual(bankTransactionIds(121, 2));
+		expect((await feedPoll(first.staticData, workflowId)).items).toBeNull();
+		await expect(feedPoll(first.staticData, workflowId)).rejects.toThrow(
+			'n8n handed this poll an older memory (generation 1) than the last poll of this process saved with the rows it emitted (generation 2), 3 polls in a row',
+		);
+	});
+
+	it('stops emitting when another process saved the memory after this one (two pollers)', async () => {
+		const workflowId = 'generation-two-pollers';
+		const first = await feedPoll(undefined, workflowId);
+		await appendBankRows(1, FEED);
+		const emitting = await feedPoll(first.staticData, workflowId);
+		expect(ids(emitting.items)).toEqual(bankTransactionIds(121, 1));
+
+		// Another n8n process polled the same trigger and saved a newer memory (as durable cursors show it).
+		const key = 'node:Records Report Trigger';
+		const theirs = structuredClone(emitting.staticData);
+		const memory = (theirs[key] as IDataObject)[STATE_KEY] as IDataObject;
+		memory.generation = Number(memory.generation) + 1;
+		memory.writer = 'another';
+		await appendBankRows(1, FEED);
+		const warn = jest.spyOn(Container.get(Logger), 'warn').mockImplementation(() => undefined);
+		expect((await feedPoll(theirs, workflowId)).items).toBeNull();
+		expect(warn.mock.calls.map(([message]) => String(message)).join('\n')).toContain('another n8n process (another) saved this trigger');
+		warn.mockRestore();
 	});
 });
 

@@ -26,6 +26,11 @@
  *   asks again at the guide's 100 rows when a larger `limit` is refused.
  * - At most `maxPages` requests are made; reaching that without reaching the end is an error, never
  *   a silently short result.
+ * - With `overlap`, every page after the first is asked for from one row earlier, and that row must
+ *   be the last row handed on. A row inserted or deleted above the read position while the pages
+ *   are read shifts every later row by one, so the row at a page boundary would be read twice or
+ *   not at all; the overlap sees the shift and the read fails with ReportChangedError instead. It
+ *   costs one row per page, no request.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -83,7 +88,12 @@ export interface ReadReportOptions {
 	 * compares them with later pages.
 	 */
 	onPage: (page: ReportPage) => PageVerdict | Promise<PageVerdict>;
+	/** Check each page boundary for rows shifted by a change during the read (see above). */
+	overlap?: boolean;
 }
+
+/** The report changed while it was read: a row was inserted or deleted above the read position. */
+export class ReportChangedError extends NodeOperationError {}
 
 /** What `onPage` returns: nothing to read on, 'stop' to end the read after this page. */
 export type PageVerdict = void | 'stop';
@@ -104,6 +114,8 @@ export interface ReadReportSummary {
 interface TablePage {
 	columns?: ReportColumn[];
 	rows: ReportRow[];
+	/** With `overlap`: the row before the page, as the service sent it now (undefined: none came). */
+	before?: ReportRow;
 }
 
 interface SeenPage {
@@ -255,7 +267,12 @@ class ReportRead {
 
 	private request(offset: number, limit: number): Promise<TablePage> {
 		this.requests++;
-		const result = fetchTablePage.call(this.context, this.options, this.connection, offset, limit);
+		const overlapped = this.options.overlap === true && offset > this.startOffset;
+		const result = overlapped
+			? fetchTablePage
+					.call(this.context, this.options, this.connection, offset - 1, limit + 1)
+					.then(({ columns, rows }) => ({ columns, before: rows[0], rows: rows.slice(1) }))
+			: fetchTablePage.call(this.context, this.options, this.connection, offset, limit);
 		// Planned pages may be dropped before they are awaited; their failures must not go unhandled.
 		result.catch(() => undefined);
 		return result;
@@ -356,6 +373,19 @@ class ReportRead {
 		this.previous = seen;
 	}
 
+	/** With `overlap`: the row the service now has before this page must be the last row handed on. */
+	private checkShift(offset: number, page: TablePage): void {
+		if (this.options.overlap !== true || offset <= this.startOffset) return;
+		if (page.before !== undefined && JSON.stringify(page.before) === this.lastRow) return;
+		throw new ReportChangedError(
+			this.context.getNode(),
+			`Report "${this.options.reportId}" changed while it was being read: the row before row ${offset + 1} is no longer the row read there (rows were added or deleted above it)`,
+			{ itemIndex: this.options.itemIndex, description: 'Read the report again.' },
+		);
+	}
+
+	private lastRow: string | undefined;
+
 	/** Reads pages until the report ends, the row limit is reached or a guard stops the read. */
 	async run(): Promise<void> {
 		const { onPage, maxRows } = this.options;
@@ -369,13 +399,16 @@ class ReportRead {
 				let rows = page.rows;
 				const received = rows.length;
 				this.sizer.onPage(head.limit, received);
+				// A service that ignores offset is told apart first: its pages never line up either.
+				if (received > 0) await this.checkRepeated(head.offset, rows);
+				this.checkShift(head.offset, page);
 				if (received === 0) break;
-				await this.checkRepeated(head.offset, rows);
 
 				if (maxRows !== undefined && this.delivered + received > maxRows) {
 					rows = rows.slice(0, maxRows - this.delivered);
 				}
 				this.pages++;
+				if (this.options.overlap === true) this.lastRow = JSON.stringify(rows[rows.length - 1]);
 				const verdict = await onPage({ offset: head.offset, columns, rows });
 				this.delivered += rows.length;
 				if (verdict === 'stop') {

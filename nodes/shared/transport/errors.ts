@@ -101,6 +101,10 @@ export function apiError(
 		httpCode: status !== undefined ? String(status) : undefined,
 		itemIndex: request.itemIndex,
 	});
+	// n8n's durable scheduler reads why a poll failed (n8n-workflow 2.38+; older releases ignore it):
+	// a rate limit makes it wait before the next poll, a refused token stops it retrying in vain.
+	if (status === 429) error.failure = { cause: 'rate-limited', retryAfterMs: failure.retryAfterMs };
+	else if (status === 401) error.failure = { cause: 'credential-invalid' };
 	// NodeApiError swaps any message containing a system error code for a generic text, e.g. one
 	// naming the record type "neexistuje" (contains EEXIST) for "The file or directory already exists".
 	error.message = redact(message);

@@ -1,40 +1,4 @@
-import { IDENTITY_LENGTH } from '../../../../nodes/shared/report/rows';
-import {
-	NewRowFinder,
-	STATE_KEY,
-	STATE_VERSION,
-	nextRemembered,
-	readRemembered,
-	splitIdentities,
-	stateConfig,
-	withAddedRows,
-} from '../../../../nodes/RecordsReportTrigger/rememberedRows';
-
-describe('remembered identities', () => {
-	it('keeps rows gone from the report before the current rows, and cuts the oldest first', () => {
-		expect(nextRemembered(['a', 'b', 'c'], ['c', 'd'], 10)).toEqual(['a', 'b', 'c', 'd']);
-		expect(nextRemembered(['a', 'b', 'c'], ['c', 'd'], 3)).toEqual(['b', 'c', 'd']);
-		expect(nextRemembered(['a', 'b', 'c'], ['c', 'd'], 2)).toEqual(['c', 'd']);
-		// A row seen again moves behind the rows that left the report.
-		expect(nextRemembered(['x', 'y'], ['x', 'z'], 3)).toEqual(['y', 'x', 'z']);
-	});
-
-	it('round-trips through the stored string', () => {
-		const ids = ['aaaaaaaaaaaa', 'bbbbbbbbbbbb'];
-		expect(splitIdentities(ids.join(''))).toEqual(ids);
-		expect(splitIdentities('')).toEqual([]);
-	});
-
-	it('uses a stored state only for the same report and identity', () => {
-		const config = stateConfig('bank', 'columns', ['c1']);
-		const staticData = { [STATE_KEY]: { version: STATE_VERSION, config, identities: 'x'.repeat(IDENTITY_LENGTH), count: 1 } };
-		expect(readRemembered(staticData, config)?.count).toBe(1);
-		expect(readRemembered(staticData, stateConfig('bank', 'columns', ['c2']))).toBeUndefined();
-		expect(readRemembered(staticData, stateConfig('costs', 'columns', ['c1']))).toBeUndefined();
-		expect(readRemembered({}, config)).toBeUndefined();
-		expect(readRemembered({ [STATE_KEY]: { version: STATE_VERSION, config, identities: 'short' } }, config)).toBeUndefined();
-	});
-});
+import { NewRowFinder } from '../../../../nodes/RecordsReportTrigger/rowFinder';
 
 describe('new row finder', () => {
 	it('finds rows whose key is not remembered; the same row met twice in one read is emitted once', () => {
@@ -86,15 +50,5 @@ describe('new row finder', () => {
 		const finder = new NewRowFinder([], false, new Set());
 		expect([finder.visit({ a: '1' }), finder.visit({ a: '2' })]).toEqual([true, true]);
 		expect(new NewRowFinder([], false, new Set(finder.identities)).visit({ a: '2' })).toBe(false);
-	});
-});
-
-describe('remembered identities after an ordered poll', () => {
-	it('puts the added rows at the end or the top of the report part; a returning row leaves the gone part', () => {
-		// 'g' left the report earlier; the report is [a, b].
-		expect(withAddedRows(['g', 'a', 'b'], 2, ['c'], 'end', 10)).toEqual(['g', 'a', 'b', 'c']);
-		expect(withAddedRows(['g', 'a', 'b'], 2, ['c'], 'top', 10)).toEqual(['g', 'c', 'a', 'b']);
-		expect(withAddedRows(['g', 'a', 'b'], 2, ['g'], 'end', 10)).toEqual(['a', 'b', 'g']);
-		expect(withAddedRows(['g', 'a', 'b'], 2, ['c'], 'end', 3)).toEqual(['a', 'b', 'c']);
 	});
 });

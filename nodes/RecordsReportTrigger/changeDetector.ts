@@ -1,0 +1,449 @@
+/**
+ * The Records Report Trigger's rules, in one place: from what is remembered and the rows read, which
+ * rows are new, what to remember, and what cannot be decided. Pure module: no n8n imports, no I/O.
+ *
+ * It works as a conversation (the "sans-I/O" shape): `next()` names the range of report rows it
+ * wants read, the driver (poll.ts) reads it through the paging engine and hands the rows to `take()`
+ * page by page, then calls `endRange()`; when `next()` has nothing more to ask, `decide()` tells the
+ * rows to emit and the memory to save. A poll whose time budget runs out calls `suspend()` instead,
+ * and the next poll goes on from there. The contract each mode keeps is written in the README
+ * ("Each row once") and proven by test/unit/nodes/RecordsReportTrigger/changeDetector.model.test.ts.
+ *
+ * - Anywhere (and any poll that has no usable boundary): a full read, every row compared with the
+ *   per-row memory (rowFinder.ts). Reads are consistent: the paging engine's overlap check fails a
+ *   read that a change shifted, and the driver reads again.
+ * - Appended at the End: the rows from the start of the remembered window to the end. The window
+ *   (the last 64 rows remembered) must stand exactly where it stood; the rows after it are new.
+ * - At the Top: the rows from row 1 until the window is found; the rows above it are new. The row
+ *   remembered last must then still be last, where the new rows moved it (this also tells a window
+ *   found too early in a report of repeating rows).
+ * A failed check is a change the ordered mode does not promise to handle. With per-row memory (node
+ * versions 1 and 1.1) the poll reads in full instead; with bounded memory (1.2) it stops with
+ * DetectorError naming what changed and what to choose, since it cannot tell new rows from old.
+ */
+import type { ReportColumn, ReportRow } from '../shared/report/rows';
+import { describeColumns, IDENTITY_LENGTH, identityOf, rowIdentityText } from '../shared/report/rows';
+import {
+	type IdentityKind,
+	type Memory,
+	MEMORY_VERSION,
+	type NewRowPosition,
+	rememberAdded,
+	rememberAfterRead,
+	splitIdentities,
+	WINDOW_ROWS,
+} from './memory';
+import { NewRowFinder } from './rowFinder';
+
+export interface DetectorSettings {
+	report: string;
+	identity: IdentityKind;
+	position: NewRowPosition;
+	firstRun: 'remember' | 'emit';
+	maxRemembered: number;
+	/** Ordered modes remember only their window (node version 1.2+), not every row. */
+	bounded: boolean;
+	/** Ordered modes read in full every this many polls to check their assumption; 0: never. */
+	fullCheckEvery: number;
+	/** The key columns' ids among the report's columns (identity 'columns'); may throw a clear error. */
+	keyColumns: (columns: readonly ReportColumn[]) => string[];
+	/** Who saves the memory (see pollGuard.ts). */
+	writer?: string;
+}
+
+/** A range of rows to read: from `start`, at most `maxRows` (undefined: to the end). */
+export interface ReadRange {
+	start: number;
+	maxRows?: number;
+}
+
+export interface Decision {
+	/** The new rows, in report order; empty when none (or on a first run that only remembers). */
+	emit: ReportRow[];
+	memory: Memory;
+	firstRun: boolean;
+	/** What the poll noticed, for n8n's log. */
+	notes: string[];
+	finders: NewRowFinder[];
+}
+
+/** A report change the chosen mode cannot resolve; the poll fails with it, nothing is remembered. */
+export class DetectorError extends Error {
+	constructor(
+		message: string,
+		readonly description: string,
+	) {
+		super(message);
+	}
+}
+
+type Phase = 'full' | 'end' | 'top' | 'far' | 'done';
+
+const identitiesOf = (list: readonly string[]) => list.join('');
+
+export class ChangeDetector {
+	private phase: Phase;
+	private memory: Memory | undefined;
+	private columns: string[] | undefined;
+	private range: ReadRange;
+	/** Rows read in the current range, base identities in report order (ordered checks). */
+	private bases: string[] = [];
+	private rows: ReportRow[] = [];
+	private finder: NewRowFinder | undefined;
+	private newRows: ReportRow[] = [];
+	/** Rows handed to the full read in this poll, and where it began. */
+	private lastRow: string | undefined;
+	/** Top: where the window was found. */
+	private windowAt = -1;
+	private readonly notes: string[] = [];
+	private reason: string | undefined;
+	private ended = false;
+	/** Whether this poll read the whole report (and not only past a boundary). */
+	private readInFull = false;
+
+	constructor(
+		private readonly settings: DetectorSettings,
+		stored: Memory | undefined,
+	) {
+		this.memory = this.usable(stored);
+		this.phase = this.firstPhase();
+		this.range = this.rangeOf(this.phase);
+	}
+
+	/** The range to read next; undefined once the poll can decide. */
+	next(): ReadRange | undefined {
+		return this.phase === 'done' || this.ended ? undefined : this.range;
+	}
+
+	/** Rows of the current range, in report order. Returns 'stop' when no more of it is needed. */
+	take(columns: readonly ReportColumn[], rows: readonly ReportRow[]): 'stop' | undefined {
+		const ids = this.identityColumns(columns);
+		if (this.restarting) return 'stop';
+		if (this.phase === 'full') return this.takeFull(ids, rows);
+		for (const row of rows) {
+			this.bases.push(identityOf(rowIdentityText(row, ids)));
+			this.rows.push(row);
+			if (this.phase === 'top' && this.topWindowFound()) return 'stop';
+		}
+		return this.phase === 'far' && this.bases.length >= 2 ? 'stop' : undefined;
+	}
+
+	/** The current range was read (to its end, or until `take` said stop); `columns`: the report's. */
+	endRange(columns: readonly ReportColumn[] = []): void {
+		// A report without rows still tells its columns: what rows appearing later are identified by.
+		if (this.columns === undefined && columns.length > 0) this.identityColumns(columns);
+		if (this.restarting) this.restarting = false;
+		else if (this.phase === 'full') {
+			this.phase = 'done';
+			this.readInFull = true;
+		}
+		else if (this.phase === 'end') this.checkEnd();
+		else if (this.phase === 'top') this.checkTop();
+		else if (this.phase === 'far') this.checkFar();
+	}
+
+	/** The rows to emit and the memory to save, once `next()` returned undefined. */
+	decide(): Decision {
+		const memory = this.memory;
+		if (this.reason?.startsWith('the full check') === true) {
+			this.notes.push(
+				this.newRows.length === 0
+					? 'full check: every row of the report was emitted before; the ordered polls missed nothing'
+					: `full check: ${this.newRows.length} rows had not been emitted (rows added elsewhere than New Rows Appear says); they are emitted now`,
+			);
+		}
+		const firstRun = memory === undefined;
+		const emit = firstRun && this.settings.firstRun === 'remember' ? [] : this.newRows;
+		return { emit, memory: this.nextMemory(), firstRun, notes: this.notes, finders: this.finder ? [this.finder] : [] };
+	}
+
+	/**
+	 * The poll's time is up: the memory to save so that the next poll goes on with this full read.
+	 * Undefined when the poll read no full read (ordered checks are short and start again).
+	 */
+	suspend(): Memory | undefined {
+		if (this.phase !== 'full' || this.finder === undefined || this.lastRow === undefined) return undefined;
+		const base = this.memory ?? this.emptyMemory();
+		const pending = this.memory?.pending;
+		const visited = this.finder.identities.length - (pending === undefined ? 0 : pending.bases.length / IDENTITY_LENGTH);
+		return {
+			...base,
+			columns: this.columns ?? base.columns,
+			generation: base.generation + 1,
+			writer: this.settings.writer,
+			pending: {
+				offset: (pending?.offset ?? 0) + visited,
+				bases: identitiesOf(this.finder.bases),
+				lastRow: this.lastRow,
+				newRows: this.newRows,
+				restarts: pending?.restarts ?? 0,
+			},
+		};
+	}
+
+	/** Why the last poll read in full although an ordered mode was chosen; undefined when it did not. */
+	get fullReadReason(): string | undefined {
+		return this.reason;
+	}
+
+	// ---- Planning ------------------------------------------------------------------------------
+
+	/** The stored memory if it belongs to this report and identity kind. */
+	private usable(stored: Memory | undefined): Memory | undefined {
+		const { report, identity } = this.settings;
+		if (stored === undefined || stored.report !== report || stored.identity !== identity) return undefined;
+		return stored;
+	}
+
+	private firstPhase(): Phase {
+		const { memory, settings } = this;
+		if (memory === undefined || memory.pending !== undefined) return 'full';
+		// A full read can compare with per-row memory, or with a report that was empty.
+		const comparable = memory.rows !== undefined || memory.count === 0;
+		if (settings.position === 'anywhere') {
+			if (!comparable) this.forget('New Rows Appear was changed to "Anywhere"');
+			return 'full';
+		}
+		if (memory.position !== settings.position || memory.window === undefined || memory.count <= 0) {
+			if (!comparable) this.forget('New Rows Appear was changed');
+			else if (memory.count > 0) this.reason = 'no boundary is remembered yet';
+			return 'full';
+		}
+		if (settings.fullCheckEvery > 0 && memory.polls + 1 >= settings.fullCheckEvery && comparable) {
+			this.reason = `the full check is due (every ${settings.fullCheckEvery} polls)`;
+			return 'full';
+		}
+		return settings.position;
+	}
+
+	/** Takes the report as it is now, as on a first run (what was remembered cannot be compared). */
+	private forget(why: string): void {
+		this.notes.push(`${why}: what was remembered cannot be compared with the report, so this poll is a first run`);
+		this.memory = undefined;
+	}
+
+	private rangeOf(phase: Phase): ReadRange {
+		const memory = this.memory;
+		if (phase === 'full') {
+			const pending = memory?.pending;
+			return { start: pending === undefined ? 0 : pending.offset - 1 };
+		}
+		if (phase === 'end') return { start: Math.max(0, memory!.count - this.windowLength()) };
+		return { start: 0 };
+	}
+
+	private windowLength(): number {
+		return (this.memory?.window?.length ?? 0) / IDENTITY_LENGTH;
+	}
+
+	/** The columns identities are made of; a Whole Row memory keeps the columns it was made of. */
+	private identityColumns(columns: readonly ReportColumn[]): string[] {
+		if (this.columns !== undefined) return this.columns;
+		const ids = columns.map((column) => column.id);
+		if (this.settings.identity === 'columns') {
+			const keys = this.settings.keyColumns(columns);
+			if (this.memory !== undefined && this.memory.columns.join('\u0000') !== keys.join('\u0000')) {
+				this.restartFirstRun('Key Columns changed');
+			}
+			return (this.columns = keys);
+		}
+		if (this.memory === undefined || this.memory.columns.length === 0) return (this.columns = ids);
+		const missing = this.memory.columns.filter((id) => !ids.includes(id));
+		if (missing.length > 0) {
+			throw new DetectorError(
+				`Report "${this.settings.report}" no longer has the column${missing.length > 1 ? 's' : ''} ${missing.map((id) => `"${id}"`).join(', ')} that its rows were remembered by`,
+				`With Row Identity "Whole Row" a row is remembered by all its cells, so after a column is removed no row can be matched with what was remembered, and the trigger cannot tell new rows from old. Nothing was emitted. To go on: choose Row Identity "Key Columns" with a column that identifies a row (e.g. a transaction ID), or start over by renaming this trigger node (a renamed node starts with a first run; On First Run decides what it emits). The report's columns now: ${describeColumns(columns) || 'none'}.`,
+			);
+		}
+		if (ids.length !== this.memory.columns.length || ids.some((id, index) => id !== this.memory!.columns[index])) {
+			this.notes.push(
+				`the report's columns changed (now ${ids.length}, ${this.memory.columns.length} remembered); rows are still identified by the ${this.memory.columns.length} remembered columns`,
+			);
+		}
+		return (this.columns = this.memory.columns);
+	}
+
+	private restartFirstRun(why: string): void {
+		this.forget(why);
+		this.restarting = this.phase !== 'full' || this.range.start !== 0;
+		this.phase = 'full';
+		this.range = { start: 0 };
+	}
+
+	/** The current range began elsewhere than a first run reads from: end it, read from row 1. */
+	private restarting = false;
+
+	// ---- Full read -----------------------------------------------------------------------------
+
+	private takeFull(ids: string[], rows: readonly ReportRow[]): 'stop' | undefined {
+		let from = 0;
+		if (this.finder === undefined) {
+			const known = new Set(splitIdentities(this.memory?.rows));
+			this.finder = new NewRowFinder(ids, this.settings.identity === 'columns', known);
+			const pending = this.memory?.pending;
+			if (pending !== undefined) {
+				// Goes on from the row the last poll read last; a changed report means reading afresh.
+				if (rows.length === 0 || JSON.stringify(rows[0]) !== pending.lastRow) {
+					throw new ReadAgain('the report changed since the last poll began reading it');
+				}
+				this.finder.resume(splitIdentities(pending.bases), pending.newRows);
+				this.newRows = [...pending.newRows];
+				from = 1;
+			}
+		}
+		for (let i = from; i < rows.length; i++) {
+			if (this.finder.visit(rows[i])) this.newRows.push(rows[i]);
+		}
+		if (rows.length > 0) this.lastRow = JSON.stringify(rows[rows.length - 1]);
+		return undefined;
+	}
+
+	// ---- Ordered checks ------------------------------------------------------------------------
+
+	private windowMatches(at: number): boolean {
+		const window = this.memory!.window!;
+		const length = this.windowLength();
+		if (at < 0 || at + length > this.bases.length) return false;
+		for (let i = 0; i < length; i++) {
+			if (this.bases[at + i] !== window.slice(i * IDENTITY_LENGTH, (i + 1) * IDENTITY_LENGTH)) return false;
+		}
+		return true;
+	}
+
+	private topWindowFound(): boolean {
+		const at = this.bases.length - this.windowLength();
+		if (!this.windowMatches(at)) return false;
+		this.windowAt = at;
+		return true;
+	}
+
+	private checkEnd(): void {
+		const memory = this.memory!;
+		if (!this.windowMatches(0)) {
+			const expected = this.range.start;
+			this.fail(
+				this.bases.length < this.windowLength()
+					? `the report has ${expected + this.bases.length} rows, fewer than the ${memory.count} remembered (rows were deleted)`
+					: `the ${this.windowLength()} rows remembered last are no longer rows ${expected + 1}–${memory.count} (rows were deleted, inserted, edited or re-sorted)`,
+			);
+			return;
+		}
+		this.newRows = this.rows.slice(this.windowLength());
+		this.phase = 'done';
+	}
+
+	private checkTop(): void {
+		if (this.windowAt < 0) {
+			this.fail('the rows remembered at the top are no longer together in the report (rows were deleted, inserted, edited or re-sorted)');
+			return;
+		}
+		this.newRows = this.rows.slice(0, this.windowAt);
+		this.phase = 'far';
+		this.range = { start: this.windowAt + this.memory!.count - 1, maxRows: 2 };
+		this.bases = [];
+		this.rows = [];
+	}
+
+	private checkFar(): void {
+		const memory = this.memory!;
+		const total = this.windowAt + memory.count;
+		if (this.bases.length !== 1 || this.bases[0] !== memory.far) {
+			this.fail(
+				this.bases.length === 0
+					? `the report has fewer than the ${total} rows expected after ${this.windowAt} new rows at the top (rows were deleted)`
+					: `row ${total} is not the row remembered last, or rows follow it (rows were deleted, inserted or edited below the top)`,
+			);
+			return;
+		}
+		this.phase = 'done';
+	}
+
+	/** A failed ordered check: read in full where every row is remembered, else stop with the reason. */
+	private fail(reason: string): void {
+		if (this.memory?.rows !== undefined) {
+			this.reason = reason;
+			this.phase = 'full';
+			this.range = { start: 0 };
+			this.bases = [];
+			this.rows = [];
+			this.newRows = [];
+			return;
+		}
+		const other = this.settings.position === 'end' ? 'At the Top' : 'Appended at the End';
+		throw new DetectorError(
+			`Report "${this.settings.report}" changed in a way New Rows Appear "${this.settings.position === 'end' ? 'Appended at the End' : 'At the Top'}" does not allow: ${reason}`,
+			`In this mode the trigger remembers only the rows next to where new rows appear, so it cannot tell which rows are new after this change, and it emitted nothing. If the report is sorted the other way, choose "${other}". If rows of the report can be deleted, edited or inserted elsewhere, choose New Rows Appear "Anywhere", which compares every row. To accept the report as it is now and go on from there, rename this trigger node (a renamed node starts with a first run).`,
+		);
+	}
+
+	// ---- What to remember ----------------------------------------------------------------------
+
+	private emptyMemory(): Memory {
+		const { report, identity, position } = this.settings;
+		return { version: MEMORY_VERSION, report, identity, columns: this.columns ?? [], position, generation: 0, count: -1, polls: 0 };
+	}
+
+	private nextMemory(): Memory {
+		const base = this.memory ?? this.emptyMemory();
+		const { settings } = this;
+		const memory: Memory = {
+			version: MEMORY_VERSION,
+			report: settings.report,
+			identity: settings.identity,
+			columns: this.columns ?? base.columns,
+			position: settings.position,
+			generation: base.generation + 1,
+			writer: settings.writer,
+			count: base.count,
+			polls: 0,
+		};
+		const ordered = settings.position !== 'anywhere';
+		const fullRead = this.readInFull;
+		let reportBases: string[];
+		if (fullRead) {
+			const identities = this.finder?.identities ?? [];
+			memory.count = identities.length;
+			reportBases = this.finder?.bases ?? [];
+			if (!(ordered && settings.bounded)) {
+				memory.rows = identitiesOf(rememberAfterRead(splitIdentities(base.rows), identities, settings.maxRemembered));
+			}
+		} else {
+			const added = this.addedBases();
+			memory.count = base.count + added.length;
+			memory.polls = settings.fullCheckEvery > 0 ? base.polls + 1 : 0;
+			reportBases = this.windowAfter(added);
+			if (base.rows !== undefined && !settings.bounded) memory.rows = identitiesOf(this.rowsAfterOrdered(base, added.length));
+		}
+		if (ordered) {
+			const window = settings.position === 'end' ? reportBases.slice(-WINDOW_ROWS) : reportBases.slice(0, WINDOW_ROWS);
+			memory.window = identitiesOf(window);
+			memory.far = fullRead ? (settings.position === 'end' ? reportBases[0] : reportBases[reportBases.length - 1]) : base.far;
+		}
+		return memory;
+	}
+
+	/** Base identities of the new rows an ordered poll found. */
+	private addedBases(): string[] {
+		const ids = this.columns ?? this.memory!.columns;
+		return this.newRows.map((row) => identityOf(rowIdentityText(row, ids)));
+	}
+
+	/** The window (with the rows next to it) after an ordered poll: the new rows joined at their end. */
+	private windowAfter(added: readonly string[]): string[] {
+		const window = splitIdentities(this.memory!.window);
+		return this.settings.position === 'end' ? window.concat(added) : [...added, ...window];
+	}
+
+	/** Per-row memory after an ordered poll (versions 1 and 1.1): the new rows' identities added. */
+	private rowsAfterOrdered(base: Memory, addedCount: number): string[] {
+		const previous = splitIdentities(base.rows);
+		const reportPart = new Set(previous.slice(previous.length - base.count));
+		const finder = new NewRowFinder(this.columns ?? base.columns, this.settings.identity === 'columns', new Set(previous), reportPart);
+		for (const row of this.newRows) finder.visit(row);
+		const at = this.settings.position === 'end' ? 'end' : 'top';
+		return addedCount === 0 ? previous : rememberAdded(previous, base.count, finder.identities, at, this.settings.maxRemembered);
+	}
+}
+
+/** The report changed between the polls of one full read: read it again from its first row. */
+export class ReadAgain extends Error {}
