@@ -23,6 +23,7 @@
  */
 import type { ReportColumn, ReportRow } from '../shared/report/rows';
 import { describeColumns, IDENTITY_LENGTH, identityOf, rowIdentityText } from '../shared/report/rows';
+import { TrailingRun } from '../shared/report/trailingRun';
 import {
 	type IdentityKind,
 	type Memory,
@@ -49,6 +50,16 @@ export interface DetectorSettings {
 	keyColumns: (columns: readonly ReportColumn[]) => string[];
 	/** Who saves the memory (see pollGuard.ts). */
 	writer?: string;
+	/** Rows of the window an ordered mode remembers; WINDOW_ROWS unless a test makes it small. */
+	windowRows?: number;
+	/** Rows read on either side of where a full read split over polls stopped; RESUME_SLACK by default. */
+	resumeSlack?: number;
+	/**
+	 * Whether a failed ordered check is final. A first failure of a poll may come from the report
+	 * changing between the ranges it read: the driver reads again (ChangedDuringRead) before it
+	 * takes a failed check as a change the mode does not allow.
+	 */
+	lastAttempt?: boolean;
 }
 
 /** A range of rows to read: from `start`, at most `maxRows` (undefined: to the end). */
@@ -77,7 +88,10 @@ export class DetectorError extends Error {
 	}
 }
 
-type Phase = 'full' | 'end' | 'top' | 'far' | 'done';
+/** See `slack` in ChangeDetector. */
+const RESUME_SLACK = 100;
+
+type Phase = 'full' | 'end' | 'top' | 'far' | 'probe' | 'done';
 
 const identitiesOf = (list: readonly string[]) => list.join('');
 
@@ -91,8 +105,6 @@ export class ChangeDetector {
 	private rows: ReportRow[] = [];
 	private finder: NewRowFinder | undefined;
 	private newRows: ReportRow[] = [];
-	/** Rows handed to the full read in this poll, and where it began. */
-	private lastRow: string | undefined;
 	/** Top: where the window was found. */
 	private windowAt = -1;
 	private readonly notes: string[] = [];
@@ -125,7 +137,7 @@ export class ChangeDetector {
 			this.rows.push(row);
 			if (this.phase === 'top' && this.topWindowFound()) return 'stop';
 		}
-		return this.phase === 'far' && this.bases.length >= 2 ? 'stop' : undefined;
+		return (this.phase === 'far' && this.bases.length >= 2) || this.phase === 'probe' ? 'stop' : undefined;
 	}
 
 	/** The current range was read (to its end, or until `take` said stop); `columns`: the report's. */
@@ -134,12 +146,14 @@ export class ChangeDetector {
 		if (this.columns === undefined && columns.length > 0) this.identityColumns(columns);
 		if (this.restarting) this.restarting = false;
 		else if (this.phase === 'full') {
+			if (this.resumeCheck !== undefined) this.visitFull(this.resumed());
 			this.phase = 'done';
 			this.readInFull = true;
 		}
 		else if (this.phase === 'end') this.checkEnd();
 		else if (this.phase === 'top') this.checkTop();
 		else if (this.phase === 'far') this.checkFar();
+		else if (this.phase === 'probe') this.checkProbe();
 	}
 
 	/** The rows to emit and the memory to save, once `next()` returned undefined. */
@@ -162,19 +176,18 @@ export class ChangeDetector {
 	 * Undefined when the poll read no full read (ordered checks are short and start again).
 	 */
 	suspend(): Memory | undefined {
-		if (this.phase !== 'full' || this.finder === undefined || this.lastRow === undefined) return undefined;
+		if (this.phase !== 'full' || this.finder === undefined || this.resumeCheck !== undefined || this.trail.expected.length === 0) return undefined;
 		const base = this.memory ?? this.emptyMemory();
 		const pending = this.memory?.pending;
-		const visited = this.finder.identities.length - (pending === undefined ? 0 : pending.bases.length / IDENTITY_LENGTH);
 		return {
 			...base,
 			columns: this.columns ?? base.columns,
 			generation: base.generation + 1,
 			writer: this.settings.writer,
 			pending: {
-				offset: (pending?.offset ?? 0) + visited,
+				offset: this.range.start + this.handed,
 				bases: identitiesOf(this.finder.bases),
-				lastRow: this.lastRow,
+				lastRows: [...this.trail.expected],
 				newRows: this.newRows,
 				restarts: pending?.restarts ?? 0,
 			},
@@ -226,7 +239,7 @@ export class ChangeDetector {
 		const memory = this.memory;
 		if (phase === 'full') {
 			const pending = memory?.pending;
-			return { start: pending === undefined ? 0 : pending.offset - 1 };
+			return { start: pending === undefined ? 0 : Math.max(0, pending.offset - pending.lastRows.length - this.slack) };
 		}
 		if (phase === 'end') return { start: Math.max(0, memory!.count - this.windowLength()) };
 		return { start: 0 };
@@ -276,27 +289,70 @@ export class ChangeDetector {
 	// ---- Full read -----------------------------------------------------------------------------
 
 	private takeFull(ids: string[], rows: readonly ReportRow[]): 'stop' | undefined {
-		let from = 0;
+		this.handed += rows.length;
 		if (this.finder === undefined) {
 			const known = new Set(splitIdentities(this.memory?.rows));
 			this.finder = new NewRowFinder(ids, this.settings.identity === 'columns', known);
 			const pending = this.memory?.pending;
 			if (pending !== undefined) {
-				// Goes on from the row the last poll read last; a changed report means reading afresh.
-				if (rows.length === 0 || JSON.stringify(rows[0]) !== pending.lastRow) {
-					throw new ReadAgain('the report changed since the last poll began reading it');
-				}
 				this.finder.resume(splitIdentities(pending.bases), pending.newRows);
 				this.newRows = [...pending.newRows];
-				from = 1;
+				this.trail = TrailingRun.from(pending.lastRows);
+				this.resumeCheck = [];
 			}
 		}
-		for (let i = from; i < rows.length; i++) {
-			if (this.finder.visit(rows[i])) this.newRows.push(rows[i]);
+		let fresh = rows;
+		if (this.resumeCheck !== undefined) {
+			this.resumeCheck.push(...rows);
+			const { lastRows } = this.memory!.pending!;
+			if (this.resumeCheck.length < lastRows.length + 2 * this.slack) return undefined;
+			fresh = this.resumed();
 		}
-		if (rows.length > 0) this.lastRow = JSON.stringify(rows[rows.length - 1]);
+		this.visitFull(fresh);
 		return undefined;
 	}
+
+	private visitFull(rows: readonly ReportRow[]): void {
+		for (const row of rows) {
+			if (this.finder!.visit(row)) this.newRows.push(row);
+		}
+		this.trail.add(rows);
+	}
+
+	/** Rows handed to the full read in this poll (from the start of its range). */
+	private handed = 0;
+
+	/** While a full read goes on from an earlier poll: the rows read around where it stopped. */
+	private resumeCheck: ReportRow[] | undefined;
+
+	/**
+	 * Rows before and after where a full read stopped that the poll going on with it reads: rows
+	 * added or deleted above that place since (at the top of a newest-first report, say) move it.
+	 */
+	private get slack(): number {
+		return this.settings.resumeSlack ?? RESUME_SLACK;
+	}
+
+	/**
+	 * Finds where the last poll stopped reading: the one place among the rows read around it where
+	 * its last rows stand. The rows after them are the rows to go on with. Nowhere, or more than one
+	 * place (rows that repeat a pattern): the report changed too much to go on, read it afresh.
+	 */
+	private resumed(): ReportRow[] {
+		const rows = this.resumeCheck!;
+		const last = TrailingRun.from(this.memory!.pending!.lastRows);
+		const length = this.memory!.pending!.lastRows.length;
+		const places: number[] = [];
+		for (let at = 0; at + length <= rows.length; at++) {
+			if (last.matches(rows.slice(at, at + length))) places.push(at);
+		}
+		this.resumeCheck = undefined;
+		if (places.length !== 1) throw new ReadAgain('the report changed since the last poll began reading it');
+		return rows.slice(places[0] + length);
+	}
+
+	/** The last rows of the full read, to find again when a later poll goes on with it. */
+	private trail = new TrailingRun();
 
 	// ---- Ordered checks ------------------------------------------------------------------------
 
@@ -312,9 +368,21 @@ export class ChangeDetector {
 
 	private topWindowFound(): boolean {
 		const at = this.bases.length - this.windowLength();
-		if (!this.windowMatches(at)) return false;
+		if ((this.target !== undefined && at !== this.target) || !this.windowMatches(at)) return false;
 		this.windowAt = at;
 		return true;
+	}
+
+	/** The rows an ordered poll found past its boundary: all of them new, by key once per key. */
+	private found(added: ReportRow[]): void {
+		this.added = added;
+		if (this.settings.identity !== 'columns') {
+			this.newRows = added;
+			return;
+		}
+		const known = new Set([...splitIdentities(this.memory!.rows), ...splitIdentities(this.memory!.window)]);
+		this.finder = new NewRowFinder(this.columns ?? this.memory!.columns, true, known);
+		this.newRows = added.filter((row) => this.finder!.visit(row));
 	}
 
 	private checkEnd(): void {
@@ -328,7 +396,7 @@ export class ChangeDetector {
 			);
 			return;
 		}
-		this.newRows = this.rows.slice(this.windowLength());
+		this.found(this.rows.slice(this.windowLength()));
 		this.phase = 'done';
 	}
 
@@ -337,26 +405,69 @@ export class ChangeDetector {
 			this.fail('the rows remembered at the top are no longer together in the report (rows were deleted, inserted, edited or re-sorted)');
 			return;
 		}
-		this.newRows = this.rows.slice(0, this.windowAt);
-		this.phase = 'far';
-		this.range = { start: this.windowAt + this.memory!.count - 1, maxRows: 2 };
-		this.bases = [];
-		this.rows = [];
+		this.found(this.rows.slice(0, this.windowAt));
+		this.readRange('far', { start: this.windowAt + this.memory!.count - 1, maxRows: 2 });
 	}
 
 	private checkFar(): void {
 		const memory = this.memory!;
 		const total = this.windowAt + memory.count;
-		if (this.bases.length !== 1 || this.bases[0] !== memory.far) {
-			this.fail(
-				this.bases.length === 0
-					? `the report has fewer than the ${total} rows expected after ${this.windowAt} new rows at the top (rows were deleted)`
-					: `row ${total} is not the row remembered last, or rows follow it (rows were deleted, inserted or edited below the top)`,
-			);
+		if (this.bases.length === 1 && this.bases[0] === memory.far) {
+			this.phase = 'done';
 			return;
 		}
-		this.phase = 'done';
+		if (this.bases.length === 2 && this.target === undefined) {
+			// Rows follow: the window may stand lower, its rows repeated by new rows above it. Where the
+			// report ends tells where it must stand.
+			this.probeLo = total;
+			this.probe();
+			return;
+		}
+		this.fail(
+			this.bases.length === 0
+				? `the report has fewer than the ${total} rows expected after ${this.windowAt} new rows at the top (rows were deleted)`
+				: `row ${total} is not the row remembered last, or rows follow it (rows were deleted, inserted or edited below the top)`,
+		);
 	}
+
+	/** Exponential, then binary search for the report's end: row `probeLo` exists, `probeHi` not. */
+	private probe(): void {
+		if (this.probeHi !== undefined && this.probeHi - this.probeLo <= 1) {
+			const at = this.probeHi - this.memory!.count;
+			this.target = at;
+			this.windowAt = -1;
+			this.readRange('top', { start: 0, maxRows: at + this.windowLength() });
+			return;
+		}
+		this.probeAt = this.probeHi === undefined ? this.probeLo + this.probeStep : Math.floor((this.probeLo + this.probeHi) / 2);
+		this.readRange('probe', { start: this.probeAt, maxRows: 1 });
+	}
+
+	private checkProbe(): void {
+		if (this.rows.length > 0) {
+			this.probeLo = this.probeAt;
+			if (this.probeHi === undefined) this.probeStep *= 2;
+		} else {
+			this.probeHi = this.probeAt;
+		}
+		this.probe();
+	}
+
+	private readRange(phase: Phase, range: ReadRange): void {
+		this.phase = phase;
+		this.range = range;
+		this.bases = [];
+		this.rows = [];
+	}
+
+	/** At the Top: where the window must stand, once the report's end told it. */
+	private target: number | undefined;
+	private probeLo = 0;
+	private probeHi: number | undefined;
+	private probeStep = 1;
+	private probeAt = 0;
+	/** The rows an ordered poll found past its boundary (emitted or not). */
+	private added: ReportRow[] = [];
 
 	/** A failed ordered check: read in full where every row is remembered, else stop with the reason. */
 	private fail(reason: string): void {
@@ -367,8 +478,11 @@ export class ChangeDetector {
 			this.bases = [];
 			this.rows = [];
 			this.newRows = [];
+			this.added = [];
+			this.finder = undefined;
 			return;
 		}
+		if (this.settings.lastAttempt !== true) throw new ChangedDuringRead(reason);
 		const other = this.settings.position === 'end' ? 'At the Top' : 'Appended at the End';
 		throw new DetectorError(
 			`Report "${this.settings.report}" changed in a way New Rows Appear "${this.settings.position === 'end' ? 'Appended at the End' : 'At the Top'}" does not allow: ${reason}`,
@@ -415,7 +529,8 @@ export class ChangeDetector {
 			if (base.rows !== undefined && !settings.bounded) memory.rows = identitiesOf(this.rowsAfterOrdered(base, added.length));
 		}
 		if (ordered) {
-			const window = settings.position === 'end' ? reportBases.slice(-WINDOW_ROWS) : reportBases.slice(0, WINDOW_ROWS);
+			const rows = settings.windowRows ?? WINDOW_ROWS;
+			const window = settings.position === 'end' ? reportBases.slice(-rows) : reportBases.slice(0, rows);
 			memory.window = identitiesOf(window);
 			memory.far = fullRead ? (settings.position === 'end' ? reportBases[0] : reportBases[reportBases.length - 1]) : base.far;
 		}
@@ -425,7 +540,7 @@ export class ChangeDetector {
 	/** Base identities of the new rows an ordered poll found. */
 	private addedBases(): string[] {
 		const ids = this.columns ?? this.memory!.columns;
-		return this.newRows.map((row) => identityOf(rowIdentityText(row, ids)));
+		return this.added.map((row) => identityOf(rowIdentityText(row, ids)));
 	}
 
 	/** The window (with the rows next to it) after an ordered poll: the new rows joined at their end. */
@@ -439,7 +554,7 @@ export class ChangeDetector {
 		const previous = splitIdentities(base.rows);
 		const reportPart = new Set(previous.slice(previous.length - base.count));
 		const finder = new NewRowFinder(this.columns ?? base.columns, this.settings.identity === 'columns', new Set(previous), reportPart);
-		for (const row of this.newRows) finder.visit(row);
+		for (const row of this.added) finder.visit(row);
 		const at = this.settings.position === 'end' ? 'end' : 'top';
 		return addedCount === 0 ? previous : rememberAdded(previous, base.count, finder.identities, at, this.settings.maxRemembered);
 	}
@@ -447,3 +562,6 @@ export class ChangeDetector {
 
 /** The report changed between the polls of one full read: read it again from its first row. */
 export class ReadAgain extends Error {}
+
+/** An ordered check failed; the report may have changed between two ranges read: read again. */
+export class ChangedDuringRead extends Error {}

@@ -30,8 +30,8 @@ export interface PendingRead {
 	offset: number;
 	/** Base identities of the rows read so far, concatenated. */
 	bases: string;
-	/** The last row read, as JSON: the row before `offset` must still be it. */
-	lastRow: string;
+	/** The last rows read, as JSON (see TrailingRun): the rows before `offset` must still be these. */
+	lastRows: string[];
 	/** The new rows found so far, emitted when the read completes. */
 	newRows: ReportRow[];
 	/** How many times the read started again because the report changed between polls. */

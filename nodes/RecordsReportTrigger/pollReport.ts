@@ -12,7 +12,7 @@ import { readReportPages, ReportChangedError } from '../shared/report/paging';
 import type { ReportColumn, ReportRow } from '../shared/report/rows';
 import { describeColumns } from '../shared/report/rows';
 import { columnIndexes, reportShaper, type ReportShaper } from '../shared/report/settings';
-import { ChangeDetector, type Decision, DetectorError, ReadAgain } from './changeDetector';
+import { ChangedDuringRead, ChangeDetector, type Decision, DetectorError, ReadAgain } from './changeDetector';
 import { type Memory, readMemory, STATE_KEY } from './memory';
 import { type PollSettings, pollSettings } from './pollSettings';
 import type { NewRowFinder } from './rowFinder';
@@ -100,6 +100,7 @@ async function runDetector(
 	memory: Memory | undefined,
 	writer: string,
 	budget: Budget,
+	lastAttempt: boolean,
 ): Promise<ReadOutcome> {
 	const node = context.getNode();
 	const detector = new ChangeDetector(
@@ -113,6 +114,7 @@ async function runDetector(
 			fullCheckEvery: poll.fullCheckEvery,
 			keyColumns: (columns) => keyColumnIds(node, poll, columns),
 			writer,
+			lastAttempt,
 		},
 		memory,
 	);
@@ -151,7 +153,7 @@ async function detect(context: IPollFunctions, poll: PollSettings, stored: Memor
 	let memory = stored;
 	for (let attempt = 1; ; attempt++) {
 		try {
-			return await runDetector(context, poll, memory, writer, budget);
+			return await runDetector(context, poll, memory, writer, budget, attempt >= MAX_READS);
 		} catch (error) {
 			if (error instanceof DetectorError) throw new NodeOperationError(node, error.message, { description: error.description });
 			if (error instanceof ReadAgain && memory?.pending !== undefined) {
@@ -161,7 +163,7 @@ async function detect(context: IPollFunctions, poll: PollSettings, stored: Memor
 				context.logger.info(`Records Report Trigger "${node.name}": ${error.message}; reading it again from row 1.`);
 				continue;
 			}
-			if (!(error instanceof ReportChangedError)) throw error;
+			if (!(error instanceof ReportChangedError || error instanceof ChangedDuringRead)) throw error;
 			if (attempt >= MAX_READS || !budget.left) {
 				const failed = new NodeOperationError(node, `Report "${poll.reportId}" changed while it was being read, ${attempt} times in a row`, {
 					description: 'Rows were added or deleted above the rows being read, so the read could not be trusted; nothing was emitted or remembered. The next poll reads it again.',

@@ -35,6 +35,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { PageSizer, type PageSizeSetting } from './pageSize';
+import { TrailingRun } from './trailingRun';
 import { MAX_CONCURRENCY } from '../requestOptions';
 import {
 	recordsApiRequest,
@@ -265,9 +266,9 @@ class ReportRead {
 		this.nextOffset = this.startOffset;
 	}
 
-	private request(offset: number, limit: number): Promise<TablePage> {
+	private request(offset: number, limit: number, overlap = true): Promise<TablePage> {
 		this.requests++;
-		const overlapped = this.options.overlap === true && offset > this.startOffset;
+		const overlapped = overlap && this.options.overlap === true && offset > this.startOffset;
 		const result = overlapped
 			? fetchTablePage
 					.call(this.context, this.options, this.connection, offset - 1, limit + 1)
@@ -373,18 +374,29 @@ class ReportRead {
 		this.previous = seen;
 	}
 
-	/** With `overlap`: the row the service now has before this page must be the last row handed on. */
-	private checkShift(offset: number, page: TablePage): void {
+	/**
+	 * With `overlap`: the row the service now has before this page must be the last row handed on;
+	 * where that row ends a run of identical rows, the run and the row before it are asked for again
+	 * (see TrailingRun): one more request, only at a boundary inside such a run.
+	 */
+	private async checkShift(offset: number, page: TablePage): Promise<void> {
 		if (this.options.overlap !== true || offset <= this.startOffset) return;
-		if (page.before !== undefined && JSON.stringify(page.before) === this.lastRow) return;
+		const expected = this.trail.expected;
+		let now: unknown[] = page.before === undefined ? [] : [page.before];
+		const lastMatches = now.length === 1 && JSON.stringify(now[0]) === expected[expected.length - 1];
+		if (expected.length > 1 && lastMatches) {
+			const earlier = await this.request(offset - expected.length, expected.length - 1, false);
+			now = [...earlier.rows, ...now];
+		}
+		if (this.trail.matches(now)) return;
 		throw new ReportChangedError(
 			this.context.getNode(),
-			`Report "${this.options.reportId}" changed while it was being read: the row before row ${offset + 1} is no longer the row read there (rows were added or deleted above it)`,
+			`Report "${this.options.reportId}" changed while it was being read: the rows before row ${offset + 1} are no longer the rows read there (rows were added or deleted above them)`,
 			{ itemIndex: this.options.itemIndex, description: 'Read the report again.' },
 		);
 	}
 
-	private lastRow: string | undefined;
+	private readonly trail = new TrailingRun();
 
 	/** Reads pages until the report ends, the row limit is reached or a guard stops the read. */
 	async run(): Promise<void> {
@@ -401,14 +413,14 @@ class ReportRead {
 				this.sizer.onPage(head.limit, received);
 				// A service that ignores offset is told apart first: its pages never line up either.
 				if (received > 0) await this.checkRepeated(head.offset, rows);
-				this.checkShift(head.offset, page);
+				await this.checkShift(head.offset, page);
 				if (received === 0) break;
 
 				if (maxRows !== undefined && this.delivered + received > maxRows) {
 					rows = rows.slice(0, maxRows - this.delivered);
 				}
 				this.pages++;
-				if (this.options.overlap === true) this.lastRow = JSON.stringify(rows[rows.length - 1]);
+				if (this.options.overlap === true) this.trail.add(rows);
 				const verdict = await onPage({ offset: head.offset, columns, rows });
 				this.delivered += rows.length;
 				if (verdict === 'stop') {

@@ -1,0 +1,270 @@
+/**
+ * The change detector against a model of how reports change (reportModel.ts): random histories of a
+ * report (rows added at either end and in the middle, deleted, edited, duplicated; columns added,
+ * reordered, removed; changes between two page requests of a poll; page caps; polls whose time runs
+ * out; the memory stored as JSON between polls, as after a restart) are polled through the detector,
+ * and an oracle checks the README's contract:
+ *
+ * - nothing repeated: no content is emitted more often than rows of it were added since the first
+ *   poll (at most max over time of its count, less its count at the first poll);
+ * - nothing lost: every row that a poll read while nothing changed is emitted by then;
+ * - errors only where the contract names them: a removed column (Whole Row), and in the bounded
+ *   ordered modes a change other than rows added at the chosen end.
+ *
+ * Seeded and shrinking: a failure prints its seed and the smallest history found; replay it with
+ * FC_SEED=<seed> (and FC_PATH). FC_NUM_RUNS sets how many histories each property tries (default
+ * 2,000 each, 18,000 in all; `npm run test:model-long` tries 100,000 each).
+ */
+import fc from 'fast-check';
+
+import type { DetectorSettings } from '../../../../nodes/RecordsReportTrigger/changeDetector';
+import type { Memory } from '../../../../nodes/RecordsReportTrigger/memory';
+import { type Change, ModelReport, pollModel, type PollPlan, type Position, type Step } from './reportModel';
+
+const NUM_RUNS = Number(process.env.FC_NUM_RUNS ?? 2_000);
+const SEED = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
+const PATH = process.env.FC_PATH;
+const runs = { numRuns: NUM_RUNS, seed: SEED, path: PATH };
+
+jest.setTimeout(300_000);
+
+// ---- Histories ----------------------------------------------------------------------------------
+
+const fraction = fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true });
+
+/** Any change a report can go through; `columns`: also changes of its columns; `copies`: rows copied. */
+const anyChange = (columns: boolean, copies = true): fc.Arbitrary<Change> =>
+	fc.oneof(
+		{ weight: 4, arbitrary: fc.record({ kind: fc.constant('add' as const), at: fc.oneof(fc.constantFrom('top' as const, 'end' as const), fraction) }) },
+		{ weight: copies ? 2 : 0, arbitrary: fc.record({ kind: fc.constant('add' as const), at: fc.oneof(fc.constantFrom('top' as const, 'end' as const), fraction), duplicateOf: fraction }) },
+		{ weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), at: fraction }) },
+		{ weight: 2, arbitrary: fc.record({ kind: fc.constant('edit' as const), at: fraction }) },
+		{ weight: columns ? 1 : 0, arbitrary: fc.constantFrom<Change>({ kind: 'addColumn' }, { kind: 'reorderColumns' }, { kind: 'removeColumn' }) },
+	);
+
+/**
+ * Only what the ordered modes allow: rows added at their end; by whole row also copies of other rows
+ * (by key a copy repeats a key, which a key must not).
+ */
+const appendAt = (end: 'top' | 'end', copies: boolean): fc.Arbitrary<Change> =>
+	copies
+		? fc.oneof(fc.constant<Change>({ kind: 'add', at: end }), fraction.map((duplicateOf): Change => ({ kind: 'add', at: end, duplicateOf })))
+		: fc.constant<Change>({ kind: 'add', at: end });
+
+const pollPlan = (change: fc.Arbitrary<Change>, budgets: boolean): fc.Arbitrary<PollPlan> =>
+	fc.record({
+		pageSize: fc.integer({ min: 1, max: 6 }),
+		cap: fc.integer({ min: 1, max: 8 }),
+		// One change at most between two page requests: two would hide each other's shift.
+		during: fc.uniqueArray(fc.record({ afterPage: fc.integer({ min: 1, max: 8 }), change }), { maxLength: 3, selector: (d) => d.afterPage }),
+		budgetPages: budgets ? fc.option(fc.integer({ min: 1, max: 6 }), { nil: undefined }) : fc.constant(undefined),
+	});
+
+const history = (change: fc.Arbitrary<Change>, budgets: boolean): fc.Arbitrary<Step[]> =>
+	fc.array(
+		fc.oneof(
+			{ weight: 3, arbitrary: change.map((c): Step => ({ kind: 'change', change: c })) },
+			{ weight: 2, arbitrary: pollPlan(change, budgets).map((plan): Step => ({ kind: 'poll', plan })) },
+		),
+		{ maxLength: 25 },
+	);
+
+interface Scenario {
+	position: Position;
+	byKey: boolean;
+	firstRun: 'remember' | 'emit';
+	bounded: boolean;
+	initial: number;
+	alphabet: number;
+	windowRows: number;
+	/** Every row different from every other. */
+	distinct: boolean;
+}
+
+const scenario = (position: Position, bounded: boolean, distinct = false) =>
+	fc.record({
+		distinct: fc.constant(distinct),
+		position: fc.constant(position),
+		byKey: fc.boolean(),
+		firstRun: fc.constantFrom<'remember' | 'emit'>('remember', 'emit'),
+		bounded: fc.constant(bounded),
+		initial: fc.integer({ min: 0, max: 12 }),
+		alphabet: fc.integer({ min: 1, max: 6 }),
+		windowRows: fc.integer({ min: 1, max: 4 }),
+	});
+
+// ---- Running a history and the oracle ----------------------------------------------------------
+
+const QUIET: PollPlan = { pageSize: 3, cap: 100, during: [] };
+
+interface Run {
+	/** Emitted rows by content. */
+	emitted: Map<string, number>;
+	/** Content counts: at the first poll, the most at any time since, the most a quiet poll read. */
+	base: Map<string, number>;
+	most: Map<string, number>;
+	mostRead: Map<string, number>;
+	errors: Array<{ message: string; allowed: boolean }>;
+	/** By key: the different rows each key was seen with. */
+	keyRows: Map<string, Set<string>>;
+	/** How many rows of each content were ever made. */
+	made: Map<string, number>;
+	/** Whether a full read went on over several polls. */
+	split: boolean;
+}
+
+const raise = (map: Map<string, number>, counts: Map<string, number>) => {
+	for (const [content, count] of counts) map.set(content, Math.max(map.get(content) ?? 0, count));
+};
+
+function runHistory(s: Scenario, steps: Step[]): Run {
+	const report = new ModelReport(s.initial, s.alphabet, s.byKey, s.distinct);
+	const settings: DetectorSettings = {
+		report: 'model',
+		identity: s.byKey ? 'columns' : 'hash',
+		position: s.position,
+		firstRun: s.firstRun,
+		maxRemembered: 1_000_000,
+		bounded: s.bounded,
+		fullCheckEvery: 0,
+		keyColumns: () => ['c1'],
+		windowRows: s.windowRows,
+		resumeSlack: 3,
+	};
+	const run: Run = { emitted: new Map(), base: new Map(), most: new Map(), mostRead: new Map(), errors: [], keyRows: new Map(), made: report.made, split: false };
+	const noteKeyRows = () => {
+		for (const row of report.rows) {
+			const key = report.contentOf(row.cells);
+			const seen = run.keyRows.get(key) ?? new Set<string>();
+			seen.add(report.cellsOf(row.cells));
+			run.keyRows.set(key, seen);
+		}
+	};
+	let memory: Memory | undefined;
+	let started = false;
+	// Whether the report went through a change the chosen mode does not allow since the last read.
+	let unexpected = false;
+	let changedWhilePending = false;
+	const allowed = (change: Change) =>
+		s.position === 'anywhere' || !s.bounded || (change.kind === 'add' && change.at === (s.position === 'top' ? 'top' : 'end'));
+	let unexpectedDuring = false;
+	const apply = (change: Change) => {
+		report.apply(change);
+		if (!allowed(change)) unexpected = unexpectedDuring = true;
+		if (started) {
+			raise(run.most, report.counts());
+			noteKeyRows();
+		}
+	};
+	// The first poll is a quiet one: what it reads is what is there.
+	const all: Step[] = [{ kind: 'poll', plan: QUIET }, ...steps, { kind: 'poll', plan: QUIET }, { kind: 'poll', plan: QUIET }];
+	for (const step of all) {
+		if (step.kind === 'change') {
+			// While a full read goes on over polls, one change between them: several could hide each
+			// other from the check where it goes on (the README's limit).
+			if (memory?.pending !== undefined && changedWhilePending) continue;
+			changedWhilePending = memory?.pending !== undefined;
+			apply(step.change);
+			continue;
+		}
+		changedWhilePending = false;
+		unexpectedDuring = false;
+		let changedDuring = false;
+		const outcome = pollModel(report, memory, settings, step.plan, (change) => {
+			changedDuring = true;
+			apply(change);
+		});
+		if (outcome.kind === 'error') {
+			const columnGone = !report.columns.some((c) => c.id === 'c2');
+			run.errors.push({ message: outcome.error.message, allowed: unexpected || (columnGone && !s.byKey) });
+			return run;
+		}
+		if (outcome.kind === 'suspended') {
+			if (outcome.memory !== undefined) memory = outcome.memory;
+			run.split ||= outcome.memory !== undefined;
+			continue;
+		}
+		if (outcome.kind !== 'emitted') continue;
+		if (!started) {
+			started = true;
+			if (s.firstRun === 'remember') raise(run.base, report.counts());
+			raise(run.most, report.counts());
+			if (s.firstRun === 'emit') noteKeyRows();
+		}
+		if (memory === undefined && s.firstRun === 'remember' && outcome.rows.length > 0) {
+			throw new Error('a first run that only remembers emitted rows');
+		}
+		for (const row of outcome.rows) {
+			const content = report.contentOf(row);
+			run.emitted.set(content, (run.emitted.get(content) ?? 0) + 1);
+		}
+		if (!changedDuring && memory?.pending === undefined) raise(run.mostRead, report.counts());
+		// A change the mode does not allow, made while this poll read (or above where a read split over
+		// polls went on), shows in the next one.
+		unexpected = unexpectedDuring || (unexpected && memory?.pending !== undefined);
+		memory = outcome.memory;
+	}
+	return run;
+}
+
+/**
+ * The contract: errors only where allowed; no content emitted more often than rows of it were added;
+ * with `complete`, none emitted less often than a quiet poll read new rows of it.
+ */
+function check(s: Scenario, run: Run, complete: boolean): void {
+	for (const error of run.errors) {
+		if (!error.allowed) throw new Error(`an error the contract does not name: ${error.message}`);
+	}
+	const contents = new Set([...run.emitted.keys(), ...run.most.keys()]);
+	for (const content of contents) {
+		const emitted = run.emitted.get(content) ?? 0;
+		const base = run.base.get(content) ?? 0;
+		// Anywhere compares every row with all it remembers: by key, a key is emitted once (once per
+		// different row, if one read meets several with it); by whole row, as often as the report came
+		// to hold more rows of it. The ordered modes emit rows by position: each row made once at most.
+		// A read split over polls sees each part as it was then: it may count a row edited away in one
+		// part and a copy of it added in another, so there too each row made is emitted once at most.
+		const most =
+			s.position !== 'anywhere' || run.split
+				? (run.made.get(content) ?? 0) - base
+				: s.byKey
+					? base > 0
+						? 0
+						: (run.keyRows.get(content)?.size ?? 0)
+					: Math.max(0, (run.most.get(content) ?? 0) - base);
+		const least = run.errors.length > 0 ? 0 : s.byKey ? ((run.mostRead.get(content) ?? 0) > 0 && base === 0 ? 1 : 0) : Math.max(0, (run.mostRead.get(content) ?? 0) - base);
+		if (emitted > most) throw new Error(`${content} emitted ${emitted} times, at most ${most} rows of it were added`);
+		if (complete && emitted < least) throw new Error(`${content} emitted ${emitted} times, but a poll read ${least} new rows of it`);
+	}
+}
+
+const property = (scenarios: fc.Arbitrary<Scenario>, steps: (s: Scenario) => fc.Arbitrary<Step[]>, complete = true) =>
+	fc.property(
+		scenarios.chain((s) => steps(s).map((h) => [s, h] as const)),
+		([s, h]) => check(s, runHistory(s, h), complete),
+	);
+
+describe('change detector, model-based: every new row exactly once, or the error the contract names', () => {
+	it('Anywhere: any history (rows and columns changed, changes during reads, polls cut short)', () => {
+		fc.assert(property(scenario('anywhere', true), () => history(anyChange(true), true)), runs);
+	});
+
+	it.each([
+		['end', '1.1, every row remembered', false],
+		['top', '1.1, every row remembered', false],
+		['end', '1.2, bounded memory', true],
+		['top', '1.2, bounded memory', true],
+	] as const)('%s (%s): rows added at that end, exactly once and never an error', (position, _version, bounded) => {
+		fc.assert(property(scenario(position, bounded), (sc) => history(appendAt(position, !sc.byKey), true)), runs);
+	});
+
+	it.each([
+		['end', '1.1, every row remembered', false],
+		['top', '1.1, every row remembered', false],
+		['end', '1.2, bounded memory', true],
+		['top', '1.2, bounded memory', true],
+	] as const)('%s (%s): any history of different rows, nothing emitted twice, errors only as named', (position, _version, bounded) => {
+		// Identical rows can hide a change elsewhere from the ordered checks (the README's limit).
+		fc.assert(property(scenario(position, bounded, true), () => history(anyChange(false, false), true), false), runs);
+	});
+});

@@ -1,0 +1,233 @@
+/**
+ * The model behind the change detector's property tests: a report held in memory that a history of
+ * changes edits (also between two page requests of a poll), a driver that polls it through the
+ * change detector as pollReport.ts does (ranges read in pages, each page after the first checked for
+ * a shift, a read started again when one is found, a full read suspended when the poll's time is up),
+ * and an oracle that knows from the report's history which rows may and must be emitted.
+ */
+import type { ReportColumn, ReportRow } from '../../../../nodes/shared/report/rows';
+import { ChangedDuringRead, ChangeDetector, DetectorError, ReadAgain, type DetectorSettings } from '../../../../nodes/RecordsReportTrigger/changeDetector';
+import { type Memory, readMemory } from '../../../../nodes/RecordsReportTrigger/memory';
+import { TrailingRun } from '../../../../nodes/shared/report/trailingRun';
+
+export type Position = 'anywhere' | 'end' | 'top';
+
+/** One change of the report. `at` is a fraction of the report's length, so any report fits it. */
+export type Change =
+	| { kind: 'add'; at: 'top' | 'end' | number; duplicateOf?: number }
+	| { kind: 'delete'; at: number }
+	| { kind: 'edit'; at: number }
+	| { kind: 'addColumn' }
+	| { kind: 'reorderColumns' }
+	| { kind: 'removeColumn' };
+
+export interface PollPlan {
+	/** Rows the service serves per page, and a cap it silently applies. */
+	pageSize: number;
+	cap: number;
+	/** Changes made after the n-th page request of the poll. */
+	during: Array<{ afterPage: number; change: Change }>;
+	/** The poll's time is up after this many pages (undefined: it never is). */
+	budgetPages?: number;
+}
+
+export type Step = { kind: 'change'; change: Change } | { kind: 'poll'; plan: PollPlan };
+
+/** Row cells: c1 the key (or a label), c2 an amount; c3 a column added later. */
+interface ModelRow {
+	cells: ReportRow;
+}
+
+export class ModelReport {
+	rows: ModelRow[] = [];
+	columns: ReportColumn[] = [
+		{ id: 'c1', name: 'Key' },
+		{ id: 'c2', name: 'Amount' },
+	];
+	private serial = 0;
+	/** How many rows of each content were ever made: at the start, added, or edited into it. */
+	readonly made = new Map<string, number>();
+
+	/**
+	 * `alphabet`: how many labels whole rows draw from (few make identical rows); `distinct`: every
+	 * row made differs from every other (no repeating pattern for a shift to hide in).
+	 */
+	constructor(
+		initial: number,
+		private readonly alphabet: number,
+		private readonly byKey: boolean,
+		private readonly distinct = false,
+	) {
+		for (let i = 0; i < initial; i++) this.rows.push(this.made1(this.freshRow()));
+	}
+
+	private made1(row: ModelRow): ModelRow {
+		const content = this.contentOf(row.cells);
+		this.made.set(content, (this.made.get(content) ?? 0) + 1);
+		return row;
+	}
+
+	/** A row of new content (by key: a new key); by whole row, drawn from a small alphabet to repeat. */
+	private freshRow(): ModelRow {
+		this.serial++;
+		const c1 = this.byKey ? `K${this.serial}` : `L${this.serial % this.alphabet}`;
+		return { cells: { c1, c2: `${this.distinct ? this.serial : this.serial % 3},00`, ...(this.columns.some((c) => c.id === 'c3') ? { c3: 'x' } : {}) } };
+	}
+
+	private index(at: number, extra = 0): number {
+		return Math.min(this.rows.length - 1 + extra, Math.floor(at * (this.rows.length + extra)));
+	}
+
+	apply(change: Change): void {
+		switch (change.kind) {
+			case 'add': {
+				const copyOf = change.duplicateOf !== undefined && this.rows.length > 0 ? this.rows[this.index(change.duplicateOf)] : undefined;
+				const row = copyOf ? { cells: { ...copyOf.cells } } : this.freshRow();
+				const at = change.at === 'top' ? 0 : change.at === 'end' ? this.rows.length : this.index(change.at, 1);
+				this.rows.splice(at, 0, this.made1(row));
+				return;
+			}
+			case 'delete':
+				if (this.rows.length > 0) this.rows.splice(this.index(change.at), 1);
+				return;
+			case 'edit': {
+				if (this.rows.length === 0) return;
+				const row = this.rows[this.index(change.at)];
+				this.serial++;
+				// By key, an edit leaves the key; by whole row, it is new content.
+				row.cells = { ...row.cells, c2: `${this.serial},99` };
+				if (!this.byKey) this.made1(row);
+				return;
+			}
+			case 'addColumn':
+				if (this.columns.some((c) => c.id === 'c3')) return;
+				this.columns = [...this.columns, { id: 'c3', name: 'Note' }];
+				for (const row of this.rows) row.cells = { ...row.cells, c3: 'x' };
+				return;
+			case 'reorderColumns':
+				this.columns = [...this.columns].reverse();
+				return;
+			case 'removeColumn':
+				this.columns = this.columns.filter((c) => c.id !== 'c2');
+				for (const row of this.rows) {
+					const { c2: _removed, ...rest } = row.cells;
+					row.cells = rest;
+				}
+				return;
+		}
+	}
+
+	/** What a row is counted by: its key, or its identity cells (c1, c2) for Whole Row. */
+	contentOf(row: ReportRow): string {
+		return this.byKey ? String(row.c1) : JSON.stringify([row.c1, row.c2 ?? null]);
+	}
+
+	/** A row's identity cells, whatever the identity chosen. */
+	cellsOf(row: ReportRow): string {
+		return JSON.stringify([row.c1, row.c2 ?? null]);
+	}
+
+	/** How many rows of each content the report holds now. */
+	counts(): Map<string, number> {
+		const counts = new Map<string, number>();
+		for (const row of this.rows) counts.set(this.contentOf(row.cells), (counts.get(this.contentOf(row.cells)) ?? 0) + 1);
+		return counts;
+	}
+
+	/** A copy of the rows in a range, as the service sends them (fresh objects). */
+	serve(offset: number, limit: number): ReportRow[] {
+		return this.rows.slice(offset, offset + limit).map((row) => ({ ...row.cells }));
+	}
+}
+
+/** A shift found at a page boundary, as the paging engine's overlap check finds it. */
+class Shifted extends Error {}
+
+export type PollOutcome =
+	| { kind: 'emitted'; rows: ReportRow[]; memory: Memory }
+	| { kind: 'suspended'; memory: Memory | undefined }
+	| { kind: 'error'; error: DetectorError }
+	| { kind: 'changing' };
+
+/** Polls the model report once through the change detector, as pollReport.ts does. */
+export function pollModel(
+	report: ModelReport,
+	stored: Memory | undefined,
+	settings: DetectorSettings,
+	plan: PollPlan,
+	apply: (change: Change) => void = (change) => report.apply(change),
+): PollOutcome {
+	let pages = 0;
+	const during = [...plan.during].sort((a, b) => a.afterPage - b.afterPage);
+	const afterRequest = () => {
+		pages++;
+		while (during.length > 0 && during[0].afterPage <= pages) apply(during.shift()!.change);
+	};
+	let memory = stored;
+	for (let attempt = 1; attempt <= 3; attempt++) {
+		try {
+			const detector = new ChangeDetector({ ...settings, lastAttempt: attempt === 3 }, memory);
+			for (let range = detector.next(); range !== undefined; range = detector.next()) {
+				const outOfTime = readRange(report, range, plan, afterRequest, (rows) => {
+					const verdict = detector.take(report.columns, rows);
+					return verdict === undefined && plan.budgetPages !== undefined && pages >= plan.budgetPages ? 'time' : verdict;
+				});
+				if (outOfTime) return { kind: 'suspended', memory: roundTrip(detector.suspend()) };
+				detector.endRange(report.columns);
+			}
+			const decision = detector.decide();
+			return { kind: 'emitted', rows: decision.emit, memory: roundTrip(decision.memory)! };
+		} catch (error) {
+			if (error instanceof DetectorError) return { kind: 'error', error };
+			if (error instanceof ReadAgain && memory?.pending !== undefined) {
+				memory = { ...memory, pending: undefined };
+				attempt--;
+				continue;
+			}
+			if (!(error instanceof Shifted || error instanceof ChangedDuringRead)) throw error;
+		}
+	}
+	return { kind: 'changing' };
+}
+
+/** Reads a range page by page; true when the poll's time ran out in it. */
+function readRange(
+	report: ModelReport,
+	range: { start: number; maxRows?: number },
+	plan: PollPlan,
+	afterRequest: () => void,
+	take: (rows: ReportRow[]) => 'stop' | 'time' | undefined,
+): boolean {
+	let offset = range.start;
+	const trail = new TrailingRun();
+	const size = Math.min(plan.pageSize, plan.cap);
+	for (;;) {
+		const left = range.maxRows === undefined ? size : Math.min(size, range.start + range.maxRows - offset);
+		if (left <= 0) return false;
+		const overlap = offset > range.start;
+		const page = overlap ? report.serve(offset - 1, left + 1) : report.serve(offset, left);
+		afterRequest();
+		if (overlap) {
+			// As the paging engine: the row before the page, and before it the run it ends, as read.
+			const expected = trail.expected;
+			let before = page.slice(0, 1);
+			if (expected.length > 1 && before.length === 1 && JSON.stringify(before[0]) === expected[expected.length - 1]) {
+				before = [...report.serve(offset - expected.length, expected.length - 1), ...before];
+				afterRequest();
+			}
+			if (!trail.matches(before)) throw new Shifted();
+		}
+		const rows = overlap ? page.slice(1) : page;
+		if (rows.length === 0) return false;
+		const verdict = take(rows);
+		if (verdict === 'time') return true;
+		if (verdict === 'stop') return false;
+		trail.add(rows);
+		offset += rows.length;
+	}
+}
+
+/** The memory as n8n stores it: JSON. */
+function roundTrip(memory: Memory | undefined): Memory | undefined {
+	return memory === undefined ? undefined : readMemory(JSON.parse(JSON.stringify(memory)));
+}
