@@ -189,7 +189,7 @@ export class ChangeDetector {
 				bases: identitiesOf(this.finder.bases),
 				lastRows: [...this.trail.expected],
 				newRows: this.newRows,
-				restarts: pending?.restarts ?? 0,
+				restarts: pending?.restarts ?? base.restarts ?? 0,
 			},
 		};
 	}

@@ -8,9 +8,22 @@ import {
 	reportLocator,
 	rowOutputOptions,
 } from '../shared/report/descriptions';
-import { DEFAULT_MAX_REMEMBERED } from './pollSettings';
+import { BOUNDED_MEMORY_VERSION, DEFAULT_MAX_REMEMBERED, LEGACY_MAX_REMEMBERED } from './pollSettings';
+
+const BEFORE_BOUNDED = { '@version': [{ _cnd: { lt: BOUNDED_MEMORY_VERSION } }] };
+const FROM_BOUNDED = { '@version': [{ _cnd: { gte: BOUNDED_MEMORY_VERSION } }] };
 
 const options: INodeProperties[] = byDisplayName([
+	{
+		displayName: 'Full Check Every',
+		name: 'fullCheckEvery',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 0 },
+		default: 0,
+		description:
+			'With New Rows Appear at the end or at the top: every this many polls, read the whole report, compare every row with what was emitted, emit any row the ordered polls missed (rows added elsewhere) and log what the check found. 0: never. With a full check the trigger remembers every row (12 bytes each), as with "Anywhere".',
+		displayOptions: { show: { '/newRowPosition': ['end', 'top'] } },
+	},
 	...rowOutputOptions,
 	...pagingOptions,
 	{
@@ -19,8 +32,7 @@ const options: INodeProperties[] = byDisplayName([
 		type: 'number',
 		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: DEFAULT_MAX_REMEMBERED,
-		description:
-			'How many row identities the trigger keeps in the workflow (12 bytes each). Rows gone from the report the longest are forgotten first; a report with more rows than this is refused, since its forgotten rows would be emitted again.',
+		description: `How many row identities the trigger keeps in the workflow (12 bytes each) where it remembers every row (New Rows Appear "Anywhere", node versions 1 and 1.1, or a full check). Rows gone from the report the longest are forgotten first; a report with more rows than this is refused, since its forgotten rows would be emitted again. Without this option: ${DEFAULT_MAX_REMEMBERED.toLocaleString('en-US')} (${LEGACY_MAX_REMEMBERED.toLocaleString('en-US')} in node versions 1 and 1.1).`,
 	},
 	{
 		displayName: 'Output Items',
@@ -61,7 +73,15 @@ export const properties: INodeProperties[] = [
 		name: 'noticeEnd',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { newRowPosition: ['end'] } },
+		displayOptions: { show: { newRowPosition: ['end'], ...BEFORE_BOUNDED } },
+	},
+	{
+		displayName:
+			'Each poll reads from the 64 rows remembered last to the end of the report: 2 requests when fewer than a page of rows was added, whatever the report\'s size, so polling every minute suits any report; the trigger remembers 64 rows, not every row. The 64 rows must still stand where they stood: if rows were deleted, edited, inserted or re-sorted there, the poll stops with an error that names the change, emits nothing and loses nothing (choose "Anywhere" for such a report).',
+		name: 'noticeEndBounded',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { newRowPosition: ['end'], ...FROM_BOUNDED } },
 	},
 	{
 		displayName:
@@ -69,7 +89,15 @@ export const properties: INodeProperties[] = [
 		name: 'noticeTop',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { newRowPosition: ['top'] } },
+		displayOptions: { show: { newRowPosition: ['top'], ...BEFORE_BOUNDED } },
+	},
+	{
+		displayName:
+			'Each poll reads from the top down to the 64 rows remembered first, then checks that the row remembered last is still last: 2–3 requests when fewer than a page of rows was added, whatever the report\'s size, so polling every minute suits any report; the trigger remembers 65 rows, not every row. If rows were deleted, edited, inserted below the top or re-sorted, the poll stops with an error that names the change, emits nothing and loses nothing (choose "Anywhere" for such a report).',
+		name: 'noticeTopBounded',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { newRowPosition: ['top'], ...FROM_BOUNDED } },
 	},
 	reportLocator,
 	{
@@ -154,6 +182,14 @@ export const properties: INodeProperties[] = [
 				description: 'Emit every row of the report once',
 			},
 		],
+	},
+	{
+		displayName:
+			'With n8n\'s durable scheduler, n8n does not keep what the poll made on activation remembered when it emitted nothing: rows added between activating and the first scheduled poll (one poll interval at most) then count as already there. Where those rows matter, choose "Emit All Current Rows" and filter old rows out in the workflow, or activate before the rows can arrive.',
+		name: 'noticeActivation',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { firstRun: ['remember'], ...FROM_BOUNDED } },
 	},
 	{
 		displayName: 'Options',

@@ -60,6 +60,8 @@ export interface Memory {
 	/** Polls since the last full read (for the full check of the ordered modes). */
 	polls: number;
 	pending?: PendingRead;
+	/** Full reads split over polls that began afresh since one last completed (the report changed). */
+	restarts?: number;
 }
 
 /** Memory saved by versions before 2 of this state (per row only). */

@@ -6,7 +6,7 @@
  * guard that keeps polls of one trigger apart is in the node file and pollGuard.ts.
  */
 import type { IDataObject, INode, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { readReportPages, ReportChangedError } from '../shared/report/paging';
 import type { ReportColumn, ReportRow } from '../shared/report/rows';
@@ -159,11 +159,13 @@ async function detect(context: IPollFunctions, poll: PollSettings, stored: Memor
 			if (error instanceof ReadAgain && memory?.pending !== undefined) {
 				const restarts = memory.pending.restarts + 1;
 				if (restarts > MAX_RESTARTS) throw new NodeOperationError(node, `Report "${poll.reportId}" kept changing between the polls that read it in full (${MAX_RESTARTS} times)`, { description: 'Each poll could read only part of it before its time was up. Choose a longer poll interval, or an ordered New Rows Appear mode.' });
-				memory = { ...memory, pending: undefined };
+				memory = { ...memory, pending: undefined, restarts };
 				context.logger.info(`Records Report Trigger "${node.name}": ${error.message}; reading it again from row 1.`);
 				continue;
 			}
-			if (!(error instanceof ReportChangedError || error instanceof ChangedDuringRead)) throw error;
+			if (!(error instanceof ReportChangedError || error instanceof ChangedDuringRead)) {
+				throw error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeOperationError(node, error as Error);
+			}
 			if (attempt >= MAX_READS || !budget.left) {
 				const failed = new NodeOperationError(node, `Report "${poll.reportId}" changed while it was being read, ${attempt} times in a row`, {
 					description: 'Rows were added or deleted above the rows being read, so the read could not be trusted; nothing was emitted or remembered. The next poll reads it again.',

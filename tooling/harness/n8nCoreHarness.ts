@@ -113,6 +113,11 @@ export interface RunPollOptions {
 	 * is not shared. Polls given the same id share it, as polls of one n8n do.
 	 */
 	workflowId?: string;
+	/**
+	 * What `getPollBudgetMs()` answers (n8n's durable scheduler gives a poll its budget this way);
+	 * n8n-core's default otherwise.
+	 */
+	pollBudgetMs?: number;
 }
 
 let pollWorkflows = 0;
@@ -535,6 +540,12 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 		additionalData,
 		manual ? 'manual' : 'trigger',
 		manual ? 'manual' : 'activate',
+		undefined,
+		undefined,
+		undefined,
+		undefined,
+		undefined,
+		options.pollBudgetMs === undefined ? undefined : () => options.pollBudgetMs!,
 	);
 	const result = await Container.get(TriggersAndPollers).runPollFunction(
 		workflow,

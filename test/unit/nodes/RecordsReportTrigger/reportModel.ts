@@ -110,8 +110,9 @@ export class ModelReport {
 			case 'removeColumn':
 				this.columns = this.columns.filter((c) => c.id !== 'c2');
 				for (const row of this.rows) {
-					const { c2: _removed, ...rest } = row.cells;
-					row.cells = rest;
+					const cells = { ...row.cells };
+					delete cells.c2;
+					row.cells = cells;
 				}
 				return;
 		}
