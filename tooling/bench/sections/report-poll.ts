@@ -83,7 +83,10 @@ async function measureScale(context: BenchContext, addedRows: number): Promise<S
 			);
 			runs.push({ ...config, measurement });
 		} catch (error) {
-			const message = (error as Error).message.slice(0, 2000);
+			// The first line says how the measuring process ended; a line of its output may say why.
+			const lines = (error as Error).message.split('\n');
+			const cause = lines.find((line) => /out of memory|Error:/i.test(line));
+			const message = [lines[0], cause?.trim()].filter(Boolean).join(' ').slice(0, 500);
 			context.log(`poll at scale, ${name}: failed: ${message}`);
 			runs.push({ ...config, error: message });
 		}
@@ -111,7 +114,7 @@ function renderScale(runs: ScaleRun[], addedRows: number): { lines: string[]; ta
 	const targets: TargetCheck[] = [];
 	const rows = runs.map((run) => {
 		const label = `${scaleLabel(run.mode)}, ${formatCount(run.rows)} rows`;
-		if (!run.measurement) return [label, formatCount(run.maxRemembered), `failed: ${(run.error ?? '').split('\n')[0]}`, '', '', '', '', '', '', ''];
+		if (!run.measurement) return [label, formatCount(run.maxRemembered), `failed: ${run.error ?? ''}`, '', '', '', '', '', '', ''];
 		const { details, count, peakRssMiB } = run.measurement;
 		const once = count === addedRows && details.emittedUnique === addedRows && details.quietEmitted === 0;
 		return [
@@ -135,7 +138,7 @@ function renderScale(runs: ScaleRun[], addedRows: number): { lines: string[]; ta
 				target: `Report Trigger, Anywhere at its ceiling: a report reaching ${formatCount(run.rows + addedRows)} rows polls, every new row emitted once`,
 				measured: run.measurement
 					? `${formatMs(Number(details?.quietMs))} and ${formatCount(Number(details?.quietRequests))} requests per poll, peak ${Math.round(run.measurement.peakRssMiB)} MiB, static data ${formatBytes(Number(details?.addedStaticBytes))}`
-					: `failed: ${(run.error ?? '').split('\n')[0]}`,
+					: `failed: ${run.error ?? ''}`,
 				met: once,
 			});
 		} else {
@@ -143,7 +146,7 @@ function renderScale(runs: ScaleRun[], addedRows: number): { lines: string[]; ta
 			const bytes = Math.max(Number(details?.quietStaticBytes), Number(details?.addedStaticBytes));
 			targets.push({
 				target: `Report Trigger, ${scaleLabel(run.mode)}, ${formatCount(run.rows)} rows: a poll with no new rows ≤ 3 requests, static data < 64 KB`,
-				measured: run.measurement ? `${formatCount(requests)} requests, static data ${formatBytes(bytes)}` : `failed: ${(run.error ?? '').split('\n')[0]}`,
+				measured: run.measurement ? `${formatCount(requests)} requests, static data ${formatBytes(bytes)}` : `failed: ${run.error ?? ''}`,
 				met: run.measurement !== undefined && requests <= 3 && bytes < 64 * 1024,
 			});
 		}
