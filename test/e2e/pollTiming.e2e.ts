@@ -6,11 +6,14 @@
  * which does not wait for a running poll) on 2.x and 1.x, and on 2.x the durable scheduler with
  * durable poll cursors. Each n8n polls the report in full and, in a second workflow beside it, only
  * past the remembered rows (New Rows Appear: Appended at the End). Queue mode runs the full-read
- * scenario in queue.e2e.ts.
+ * scenario in queue.e2e.ts. The same n8n then runs the trigger with its defaults (Row Identity: Whole
+ * Row) while rows are inserted at the top of the report in the middle of a poll (insertedRows.ts), At
+ * the Top and Anywhere; under durable poll cursors also across a SIGKILL of n8n between polls.
  */
 import { N8nInstance } from '../../tooling/n8n/n8nInstance';
 import { startSandbox, type Sandbox } from '../../tooling/sandbox/server';
 import { readSetup, runtimesUnderTest } from './harness';
+import { insertedWhilePagingScenario } from './insertedRows';
 import { DURABLE_POLLING_ENV, slowPollScenario } from './slowPoll';
 
 const { packed } = readSetup();
@@ -50,5 +53,10 @@ describe.each(settings)('a slow report poll in %s', (_title, runtime, env) => {
 			slowPollScenario(n8n, sandbox),
 			slowPollScenario(n8n, orderedSandbox, 'slow-bank-feed-end', 'end'),
 		]);
+	});
+
+	const kill = env === DURABLE_POLLING_ENV;
+	test(`rows inserted at the top while a poll pages: Row Identity Whole Row emits every new row exactly once, New Rows Appear At the Top and Anywhere${kill ? ', also across a SIGKILL of n8n between polls' : ''}`, async () => {
+		await insertedWhilePagingScenario(n8n, { kill });
 	});
 });

@@ -40,7 +40,7 @@ describe.each(runtimesUnderTest())('the Records triggers in %s', (_title, runtim
 	};
 
 	const url = (path: string) => `${n8n.baseUrl}/webhook/${path}`;
-	const feedRowCount = () => sandbox.state.reports.get(FEED_REPORT)?.rows.length ?? 0;
+	const feedRowCount = () => sandbox.state.reports.get(FEED_REPORT)?.rowCount ?? 0;
 	const appendFeedRows = (count: number) => control(sandbox, `/reports/${FEED_REPORT}/rows`, { generate: count });
 
 	beforeAll(async () => {

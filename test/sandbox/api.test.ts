@@ -327,6 +327,16 @@ describe('report table (spec §4.2)', () => {
 		expect((await post(`/__sandbox/reports/${REPORTS.bankTransactions}/rows`, { generate: 1, at: 'middle' })).status).toBe(400);
 	});
 
+	it('adds generated rows before a given row, and explicit rows at the top, newest first', async () => {
+		await post('/__sandbox/reports', { id: 'feed', generate: 'bank', rows: 3 });
+		await post('/__sandbox/reports/feed/rows', { generate: 2, at: 1 });
+		await post('/__sandbox/reports/feed/rows', { rows: [{ c1: 'A' }, { c1: 'B' }], at: 'top' });
+		const table = (await get(reportPath('feed'), TOKENS.analysisAdmin)).json as Table;
+		expect(table.rows.map((row) => row.c1)).toEqual(['B', 'A', 'TX00000001', 'TX00000004', 'TX00000005', 'TX00000002', 'TX00000003']);
+		const refused = await post('/__sandbox/reports/feed/rows', { generate: 1, at: 9 });
+		expect([refused.status, (refused.json as { message: string }).message]).toEqual([400, 'Rows can go at "top", "end" or an index from 0 to 7; got 9']);
+	});
+
 	it('defines reports through the control endpoint: explicit rows, generated rows, API availability', async () => {
 		await post('/__sandbox/reports', {
 			id: 'maly',

@@ -212,3 +212,78 @@ describe('fault injection', () => {
 		}
 	});
 });
+
+describe('rows inserted while a client pages (insertRows)', () => {
+	const FEED = 'feed';
+	type Row = Record<string, string>;
+
+	const page = async (offset: number, limit: number, report = FEED): Promise<string[]> => {
+		const response = ok(
+			await request(sandbox.baseUrl, 'GET', `/api/analysis/reports/${report}/data/table?offset=${offset}&limit=${limit}`, { token: TOKENS.full }),
+		);
+		expect(response.status).toBe(200);
+		return (response.json as { rows: Row[] }).rows.map((row) => row.c1);
+	};
+	const insertedBy = async (index = 0): Promise<string[]> => {
+		const rules = (await control('GET', '/faults')).json as Array<{ inserted?: Row[] }>;
+		return (rules[index].inserted ?? []).map((row) => row.c1);
+	};
+	const ids = (from: number, to: number): string[] =>
+		Array.from({ length: Math.abs(to - from) + 1 }, (_, i) => `TX${String(from + (to >= from ? i : -i)).padStart(8, '0')}`);
+
+	beforeEach(async () => {
+		await control('POST', '/reports', { id: FEED, generate: 'bank', rows: 20 });
+	});
+
+	it('after the first page of a read, puts new bank rows at the top: the next page repeats the rows pushed across its boundary', async () => {
+		await addFaults({ route: 'report', reportId: FEED, pageOffset: 0, times: 1, insertRows: { at: 'top', count: 3 } });
+
+		expect(await page(0, 10)).toEqual(ids(1, 10));
+		expect(await page(10, 10)).toEqual(ids(8, 17));
+		// The new rows are distinct transactions, newest first, and the test can ask which they are.
+		expect(await insertedBy()).toEqual(ids(23, 21));
+		expect(await page(0, 100)).toEqual([...ids(23, 21), ...ids(1, 20)]);
+		expect((await stats()).faults.byKind).toEqual({ insert_rows: 1 });
+	});
+
+	it('inserts at the end or before a given row, on the n-th matching request (skip)', async () => {
+		await addFaults(
+			{ route: 'report', reportId: FEED, skip: 1, times: 1, insertRows: { at: 'end', count: 2 } },
+			{ route: 'report', reportId: FEED, pageOffset: 10, times: 1, insertRows: { at: 5, count: 1 } },
+		);
+
+		expect(await page(0, 10)).toEqual(ids(1, 10));
+		expect(await page(10, 10)).toEqual(ids(11, 20));
+		expect(await insertedBy(0)).toEqual(ids(21, 22));
+		expect(await insertedBy(1)).toEqual(['TX00000023']);
+		expect(await page(0, 100)).toEqual([...ids(1, 5), 'TX00000023', ...ids(6, 22)]);
+		// Both rules are used up: further reads change nothing.
+		expect(await page(0, 100)).toHaveLength(23);
+	});
+
+	it('refuses an insertRows rule that is not for report reads or is malformed', async () => {
+		for (const rule of [
+			{ route: '*', insertRows: { at: 'top', count: 1 } },
+			{ route: 'report', insertRows: { at: 'middle', count: 1 } },
+			{ route: 'report', insertRows: { at: 'top', count: 0 } },
+			{ route: 'report', insertRows: { at: 'top' } },
+			{ route: 'report', skip: -1 },
+		]) {
+			const response = ok(await request(sandbox.baseUrl, 'POST', '/__sandbox/faults', { body: [rule] }));
+			expect([response.status, (response.json as { message: string }).message]).toEqual([400, expect.stringMatching(/insertRows|skip/)]);
+		}
+	});
+
+	it('fails the read, naming the rule, when it cannot insert (a report of explicit rows, a row index past the end)', async () => {
+		await addFaults(
+			{ route: 'report', reportId: REPORTS.costs, times: 1, insertRows: { at: 'top', count: 1 } },
+			{ route: 'report', reportId: FEED, times: 1, insertRows: { at: 99, count: 1 } },
+		);
+		const costs = ok(await request(sandbox.baseUrl, 'GET', `/api/analysis/reports/${REPORTS.costs}/data/table`, { token: TOKENS.full }));
+		const feed = ok(await request(sandbox.baseUrl, 'GET', `/api/analysis/reports/${FEED}/data/table`, { token: TOKENS.full }));
+
+		expect([costs.status, costs.json]).toEqual([500, expect.objectContaining({ error: 'fault_rule_failed', message: expect.stringMatching(/^Fault rule f\d+ could not insert rows: Report "costs" was not generated/) })]);
+		expect([feed.status, feed.json]).toEqual([500, expect.objectContaining({ message: expect.stringContaining('an index from 0 to 20; got 99') })]);
+		expect(await page(0, 100)).toEqual(ids(1, 20));
+	});
+});

@@ -8,6 +8,7 @@ import { cacheDir } from '../lib/paths';
 import {
 	freePort,
 	isRunning,
+	killGroup,
 	run,
 	startLogged,
 	stopProcess,
@@ -531,6 +532,23 @@ export class N8nInstance {
 				].join('\n'),
 			);
 		}
+	}
+
+	/**
+	 * Ends the server (and a worker) at once with SIGKILL, as a crash or the kernel's OOM killer
+	 * does: n8n gets no chance to save or deactivate anything. start() reopens the same database.
+	 */
+	async kill(): Promise<void> {
+		for (const child of [this.worker, this.server]) {
+			if (!child) continue;
+			const exited = isRunning(child) ? new Promise<void>((resolve) => child.once('exit', () => resolve())) : Promise.resolve();
+			killGroup(child, 'SIGKILL');
+			await exited;
+		}
+		this.worker = undefined;
+		this.server = undefined;
+		this.cookie = undefined;
+		this.apiKey = undefined;
 	}
 
 	/** Stops the worker, the server and Redis; the user folder stays, so start() can reopen it. */

@@ -68,7 +68,7 @@ async function main(): Promise<void> {
 		'Reports (GET /api/analysis/reports/<id>/data/table?offset=0&limit=100):',
 		...[...sandbox.state.reports.values()].map(
 			(report) =>
-				`  ${report.id.padEnd(18)} ${String(report.rows.length).padStart(7)} rows${report.apiEnabled ? '' : '  (not available through the API: 404)'}`,
+				`  ${report.id.padEnd(18)} ${String(report.rowCount).padStart(7)} rows${report.apiEnabled ? '' : '  (not available through the API: 404)'}`,
 		),
 		'',
 		`Illustrative: GET ${sandbox.baseUrl}/api/v1/clients?status=active, GET /clients, POST /invoices`,

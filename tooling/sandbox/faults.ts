@@ -1,4 +1,5 @@
-import { createRng } from './seeds';
+import type { RowPosition } from './reportState';
+import { createRng, type ReportRow } from './seeds';
 
 export const FAULT_ROUTES = ['import', 'report', 'clients', 'invoices', 'records', '*'] as const;
 
@@ -37,6 +38,15 @@ export interface FaultRule {
 	maxLimit?: number;
 	/** Reports: ignore `offset` (always serve the first page). */
 	ignoreOffset?: boolean;
+	/** Reports: only requests for this `offset` (0: the first page of every read). */
+	pageOffset?: number;
+	/**
+	 * Reports: once the matching request's page is read, add `count` new generated bank rows at `at`
+	 * (see README.md): rows that appear while a client pages through the report.
+	 */
+	insertRows?: { at: RowPosition; count: number };
+	/** Let the first n matching requests through untouched before the rule applies. */
+	skip?: number;
 	/**
 	 * A rate limiter: each token may make `requests` matching requests per window of `windowSeconds`
 	 * (fixed windows, counted from the epoch); the rest get 429 with a `Retry-After` of the seconds
@@ -61,6 +71,10 @@ export interface FaultRuleState extends FaultRule {
 	arrivals?: Array<{ at: number; token: string; limited: boolean }>;
 	/** With `rateLimit`: requests per token in its current window. */
 	windows?: Map<string, { start: number; count: number }>;
+	/** With `skip`: matching requests let through so far. */
+	skipped?: number;
+	/** With `insertRows`: every row it added, in report order per insertion. */
+	inserted?: ReportRow[];
 }
 
 /** The combined effect of every rule that fires for one request. */
@@ -76,6 +90,8 @@ export interface FaultEffect {
 	limitCap?: number;
 	maxLimit?: number;
 	ignoreOffset: boolean;
+	/** Rules with `insertRows` that fired: the report route adds their rows after reading the page. */
+	insertRows: FaultRuleState[];
 }
 
 const RULE_KEYS = new Set<string>([
@@ -93,6 +109,9 @@ const RULE_KEYS = new Set<string>([
 	'limitCap',
 	'maxLimit',
 	'ignoreOffset',
+	'pageOffset',
+	'insertRows',
+	'skip',
 	'rateLimit',
 	'times',
 	'probability',
@@ -119,7 +138,7 @@ export function parseFaultRule(input: unknown, index: number): FaultRule | strin
 	for (const key of ['reportId', 'recordTypeId', 'method'] as const) {
 		if (raw[key] !== undefined && typeof raw[key] !== 'string') return `Fault rule ${index}: ${key} must be a string`;
 	}
-	for (const key of ['latencyMs', 'retryAfter', 'slowMs', 'limitCap', 'maxLimit', 'times', 'seed'] as const) {
+	for (const key of ['latencyMs', 'retryAfter', 'slowMs', 'limitCap', 'maxLimit', 'times', 'seed', 'pageOffset', 'skip'] as const) {
 		if (raw[key] !== undefined && !isNonNegativeNumber(raw[key])) {
 			return `Fault rule ${index}: ${key} must be a non-negative number`;
 		}
@@ -158,6 +177,10 @@ export function parseFaultRule(input: unknown, index: number): FaultRule | strin
 			return `Fault rule ${index}: rateLimit answers 429 itself; leave out status and reset`;
 		}
 	}
+	if (raw.insertRows !== undefined) {
+		const problem = insertRowsProblem(raw.insertRows, route);
+		if (problem !== undefined) return `Fault rule ${index}: ${problem}`;
+	}
 	if (raw.limitCap !== undefined && (raw.limitCap as number) < 1) {
 		return `Fault rule ${index}: limitCap must be at least 1`;
 	}
@@ -165,6 +188,25 @@ export function parseFaultRule(input: unknown, index: number): FaultRule | strin
 		return `Fault rule ${index}: maxLimit must be at least 1`;
 	}
 	return { ...(raw as Partial<FaultRule>), route: route as FaultRoute };
+}
+
+/** What is wrong with an `insertRows` option, or undefined. */
+function insertRowsProblem(value: unknown, route: unknown): string | undefined {
+	if (route !== 'report') return 'insertRows applies to report reads: give route "report"';
+	const insert = value as Record<string, unknown> | null;
+	const at = typeof insert === 'object' && insert !== null ? insert.at : undefined;
+	const validAt = at === 'top' || at === 'end' || (Number.isInteger(at) && (at as number) >= 0);
+	if (
+		typeof insert !== 'object' ||
+		insert === null ||
+		!validAt ||
+		!Number.isInteger(insert.count) ||
+		(insert.count as number) < 1 ||
+		Object.keys(insert).some((key) => key !== 'at' && key !== 'count')
+	) {
+		return 'insertRows must be {"at": "top" | "end" | a row index from 0, "count": whole number of at least 1}';
+	}
+	return undefined;
 }
 
 export function createFaultRuleState(rule: FaultRule, id: string): FaultRuleState {
@@ -176,6 +218,8 @@ export function createFaultRuleState(rule: FaultRule, id: string): FaultRuleStat
 		remaining: rule.times,
 		rng: createRng(rule.seed ?? 1),
 		...(rule.rateLimit ? { arrivals: [], windows: new Map() } : {}),
+		...(rule.skip !== undefined ? { skipped: 0 } : {}),
+		...(rule.insertRows ? { inserted: [] } : {}),
 	};
 }
 
@@ -186,6 +230,8 @@ export interface FaultTarget {
 	recordTypeId?: string;
 	/** The bearer token the request carries (rate limits count per token). */
 	token?: string;
+	/** Reports: the `offset` asked for (0 when not given; undefined when not a whole number). */
+	offset?: number;
 }
 
 /** With a rate limit: whether this request is over it, and how many seconds remain of its window. */
@@ -216,13 +262,18 @@ export function resolveFaults(rules: FaultRuleState[], target: FaultTarget, now 
 		if (rule.method !== undefined && rule.method !== target.method) continue;
 		if (rule.reportId !== undefined && rule.reportId !== target.reportId) continue;
 		if (rule.recordTypeId !== undefined && rule.recordTypeId !== target.recordTypeId) continue;
+		if (rule.pageOffset !== undefined && rule.pageOffset !== target.offset) continue;
 		if (rule.remaining !== undefined && rule.remaining <= 0) continue;
+		if (rule.skipped !== undefined && rule.skipped < (rule.skip ?? 0)) {
+			rule.skipped++;
+			continue;
+		}
 		if (rule.probability !== undefined && rule.rng() >= rule.probability) continue;
 		const rateLimitedFor = rule.rateLimit ? overRateLimit(rule, target.token ?? '', now) : undefined;
 		if (rule.rateLimit && rateLimitedFor === undefined) continue;
 		if (rule.remaining !== undefined) rule.remaining--;
 		rule.applied++;
-		effect ??= { ruleIds: [], latencyMs: 0, slowMs: 0, reset: false, afterProcessing: false, ignoreOffset: false };
+		effect ??= { ruleIds: [], latencyMs: 0, slowMs: 0, reset: false, afterProcessing: false, ignoreOffset: false, insertRows: [] };
 		effect.ruleIds.push(rule.id);
 		effect.latencyMs += rule.latencyMs ?? 0;
 		effect.slowMs = Math.max(effect.slowMs, rule.slowMs ?? 0);
@@ -241,6 +292,7 @@ export function resolveFaults(rules: FaultRuleState[], target: FaultTarget, now 
 		if (rule.limitCap !== undefined) effect.limitCap = Math.min(effect.limitCap ?? Infinity, rule.limitCap);
 		if (rule.maxLimit !== undefined) effect.maxLimit = Math.min(effect.maxLimit ?? Infinity, rule.maxLimit);
 		if (rule.ignoreOffset === true) effect.ignoreOffset = true;
+		if (rule.insertRows) effect.insertRows.push(rule);
 	}
 	return effect;
 }
@@ -256,5 +308,6 @@ export function faultKinds(effect: FaultEffect): string[] {
 	if (effect.limitCap !== undefined) kinds.push('limit_cap');
 	if (effect.maxLimit !== undefined) kinds.push('max_limit');
 	if (effect.ignoreOffset) kinds.push('ignore_offset');
+	if (effect.insertRows.length > 0) kinds.push('insert_rows');
 	return kinds;
 }

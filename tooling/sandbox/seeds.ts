@@ -333,31 +333,33 @@ export const bankTransactionId = (n: number): string => `TX${String(n).padStart(
 export const bankTransactionIds = (from: number, count: number): string[] =>
 	Array.from({ length: count }, (_, index) => bankTransactionId(from + index));
 
+/** Bank transaction row number `n` (1-based): it depends only on `n`. */
+export function bankRow(n: number): ReportRow {
+	const rng = createRng(n * 2654435761);
+	const account = BANK_ACCOUNTS[Math.floor(rng() * BANK_ACCOUNTS.length)];
+	const incoming = rng() < 0.35;
+	const cents = Math.floor(rng() * 5_000_000) + 100;
+	const date = new Date(BANK_START + Math.floor(n / 40) * DAY_MS);
+	const hasSymbol = rng() < 0.8;
+	return {
+		c1: bankTransactionId(n),
+		c2: `${date.getUTCDate()}.${date.getUTCMonth() + 1}.${date.getUTCFullYear()}`,
+		c3: formatAmount(incoming ? cents : -cents),
+		c4: account === 'EUR-HLAVNI' ? 'EUR' : 'CZK',
+		c5: `${String(Math.floor(rng() * 1e9)).padStart(9, '0')}/${BANK_CODES[Math.floor(rng() * BANK_CODES.length)]}`,
+		c6: hasSymbol ? String(Math.floor(rng() * 1e10)) : '',
+		c7: BANK_MESSAGES[Math.floor(rng() * BANK_MESSAGES.length)],
+		c8: account,
+	};
+}
+
 /**
  * Bank transaction rows number `from + 1` .. `from + count` (1-based), identical for the same numbers
  * whatever the batch: row n depends only on n, so appended rows continue a generated report seamlessly.
  */
 export function generateBankRows(count: number, from = 0): ReportRow[] {
 	const rows: ReportRow[] = new Array<ReportRow>(count);
-	for (let i = 0; i < count; i++) {
-		const n = from + i + 1;
-		const rng = createRng(n * 2654435761);
-		const account = BANK_ACCOUNTS[Math.floor(rng() * BANK_ACCOUNTS.length)];
-		const incoming = rng() < 0.35;
-		const cents = Math.floor(rng() * 5_000_000) + 100;
-		const date = new Date(BANK_START + Math.floor(n / 40) * DAY_MS);
-		const hasSymbol = rng() < 0.8;
-		rows[i] = {
-			c1: bankTransactionId(n),
-			c2: `${date.getUTCDate()}.${date.getUTCMonth() + 1}.${date.getUTCFullYear()}`,
-			c3: formatAmount(incoming ? cents : -cents),
-			c4: account === 'EUR-HLAVNI' ? 'EUR' : 'CZK',
-			c5: `${String(Math.floor(rng() * 1e9)).padStart(9, '0')}/${BANK_CODES[Math.floor(rng() * BANK_CODES.length)]}`,
-			c6: hasSymbol ? String(Math.floor(rng() * 1e10)) : '',
-			c7: BANK_MESSAGES[Math.floor(rng() * BANK_MESSAGES.length)],
-			c8: account,
-		};
-	}
+	for (let i = 0; i < count; i++) rows[i] = bankRow(from + i + 1);
 	return rows;
 }
 

@@ -21,6 +21,9 @@ import {
 	generateCostRows,
 } from './seeds';
 import type { FaultRuleState } from './faults';
+import { ReportState, VirtualBankReport, type SandboxReport } from './reportState';
+
+export { ReportState, VirtualBankReport, type SandboxReport } from './reportState';
 
 /**
  * The seeded bank rows, generated and serialised once per size: resets (before every test) then
@@ -129,73 +132,6 @@ export class RecordTypeState {
 
 	list(): StoredRecord[] {
 		return [...this.records.values()];
-	}
-}
-
-export class ReportState {
-	/** Each row serialised once, so pages are served by joining strings instead of re-serialising. */
-	private rowJson: string[];
-
-	/** Rows visible to a limited user, per user id; rebuilt after rows change. */
-	private readonly visibleCache = new Map<string, { rows: ReportRow[]; json: string[] }>();
-
-	readonly columnsJson: string;
-
-	/** Set for generated reports, so appended rows can be generated too. */
-	generator?: 'bank';
-
-	constructor(
-		readonly id: string,
-		public name: string,
-		readonly columns: ReportColumn[],
-		public rows: ReportRow[],
-		public apiEnabled: boolean,
-		rowJson?: string[],
-	) {
-		this.columnsJson = JSON.stringify(columns);
-		this.rowJson = rowJson ?? rows.map((row) => JSON.stringify(row));
-	}
-
-	append(rows: ReportRow[]): void {
-		for (const row of rows) {
-			this.rows.push(row);
-			this.rowJson.push(JSON.stringify(row));
-		}
-		this.visibleCache.clear();
-	}
-
-	/** Adds rows above the first one, as a report sorted newest first shows new rows. */
-	prepend(rows: ReportRow[]): void {
-		this.rows.unshift(...rows);
-		this.rowJson.unshift(...rows.map((row) => JSON.stringify(row)));
-		this.visibleCache.clear();
-	}
-
-	/** Users' data rights changed: recompute visible rows on the next read. */
-	invalidateVisibility(): void {
-		this.visibleCache.clear();
-	}
-
-	/** Rows (and their JSON) the user may see, in report order. */
-	visibleTo(user: UserDefinition): { rows: ReportRow[]; json: string[] } {
-		if (user.rights === 'all') return { rows: this.rows, json: this.rowJson };
-		const cached = this.visibleCache.get(user.id);
-		if (cached) return cached;
-		const checks: Array<{ columnId: string; allowed: Set<string> }> = [];
-		for (const rule of user.rights) {
-			const column = this.columns.find((c) => c.name === rule.columnName);
-			if (column) checks.push({ columnId: column.id, allowed: new Set(rule.values) });
-		}
-		const visible = { rows: [] as ReportRow[], json: [] as string[] };
-		for (let i = 0; i < this.rows.length; i++) {
-			const row = this.rows[i];
-			if (checks.every((check) => check.allowed.has(row[check.columnId] ?? ''))) {
-				visible.rows.push(row);
-				visible.json.push(this.rowJson[i]);
-			}
-		}
-		this.visibleCache.set(user.id, visible);
-		return visible;
 	}
 }
 
@@ -331,7 +267,7 @@ export class SandboxStats {
 export class SandboxState {
 	recordTypes = new Map<string, RecordTypeState>();
 
-	reports = new Map<string, ReportState>();
+	reports = new Map<string, SandboxReport>();
 
 	tokens = new Map<string, TokenDefinition>();
 
@@ -368,6 +304,7 @@ export class SandboxState {
 			bank.json.slice(),
 		);
 		report.generator = 'bank';
+		report.generated = this.bankRows;
 		this.reports.set(report.id, report);
 		this.defineReport(REPORTS.costs, 'Náklady', [...COSTS_COLUMNS], generateCostRows(), true);
 		this.defineReport(
@@ -414,6 +351,13 @@ export class SandboxState {
 		apiEnabled: boolean,
 	): ReportState {
 		const report = new ReportState(id, name, columns, rows, apiEnabled);
+		this.reports.set(id, report);
+		return report;
+	}
+
+	/** A bank report of `rows` rows computed on demand (see VirtualBankReport). */
+	defineVirtualBankReport(id: string, name: string, rows: number, apiEnabled: boolean): VirtualBankReport {
+		const report = new VirtualBankReport(id, name, [...BANK_COLUMNS], rows, apiEnabled);
 		this.reports.set(id, report);
 		return report;
 	}

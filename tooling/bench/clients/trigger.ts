@@ -37,17 +37,20 @@ export async function prepareTriggerPolls(task: PollTask): Promise<Prepared> {
 	const parameters = (options: INodeParameters): INodeParameters => ({
 		report: { __rl: true, mode: 'id', value: task.reportId },
 		...(task.mode === 'before' ? {} : { newRowPosition: task.mode }),
-		options: { maxRemembered: 200_000, ...options },
+		options: { maxRemembered: task.maxRemembered ?? 200_000, ...options },
 	});
 	const poll = async (staticData: IDataObject) => {
 		const before = await reportRequests(task);
 		const started = performance.now();
 		const result = await runPoll({ nodeType, parameters: parameters({}), credentials, staticData });
 		const ms = performance.now() - started;
-		return { ...result, ms, requests: (await reportRequests(task)) - before };
+		// What the workflow stores for the trigger after this poll: n8n saves it with the workflow.
+		const staticBytes = JSON.stringify(result.staticData).length;
+		return { ...result, ms, staticBytes, requests: (await reportRequests(task)) - before };
 	};
 	// The first poll only remembers the report (a full read in every mode); in parallel, to keep it short.
-	const first = await runPoll({ nodeType, parameters: parameters({ concurrency: 8 }), credentials });
+	const firstOptions = task.firstPollPageSize === undefined ? { concurrency: 8 } : { concurrency: 4, pageSize: task.firstPollPageSize };
+	const first = await runPoll({ nodeType, parameters: parameters(firstOptions), credentials });
 	if (first.items !== null) throw new Error('The first poll emitted rows; it should only remember them');
 	return {
 		async run() {
@@ -62,6 +65,8 @@ export async function prepareTriggerPolls(task: PollTask): Promise<Prepared> {
 					quietMs: quiet.ms,
 					quietRequests: quiet.requests,
 					quietEmitted: quiet.items?.length ?? 0,
+					quietStaticBytes: quiet.staticBytes,
+					addedStaticBytes: added.staticBytes,
 					addedMs: added.ms,
 					addedRequests: added.requests,
 					emittedUnique: new Set(emitted).size,

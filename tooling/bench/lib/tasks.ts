@@ -53,6 +53,10 @@ export interface PollTask {
 	mode: 'anywhere' | 'end' | 'top' | 'before';
 	/** Rows added between the quiet poll and the last one, where the mode expects them. */
 	addedRows: number;
+	/** The trigger's Max Remembered Rows option (default 200,000: the 100,000-row report grows past 100,000). */
+	maxRemembered?: number;
+	/** Page Size of the first poll, which only remembers the report (not measured); default 100, 8 in parallel. */
+	firstPollPageSize?: number;
 }
 
 export type Task = ReadTask | ImportTask | PollTask;

@@ -27,6 +27,142 @@ export interface PollData {
 	pageSize: number;
 	baselineCommit: string;
 	latencies: Array<{ latencyMs: number; series: Series[] }>;
+	/** Polls of very large reports (absent in results stored before they were measured). */
+	scale?: ScaleRun[];
+}
+
+/** One poll configuration at scale: a measurement, or why there is none. */
+export interface ScaleRun {
+	mode: 'end' | 'top' | 'anywhere';
+	/** Rows when the measured polls begin (the second one adds `addedRows`). */
+	rows: number;
+	maxRemembered: number;
+	measurement?: Measurement;
+	error?: string;
+}
+
+/**
+ * The ordered modes on a 10,000,000-row report (the sandbox's virtual report: rows computed on
+ * demand), and Anywhere at its ceiling: a report that reaches 1,000,000 rows with the added ones.
+ */
+function scaleConfigs(quick: boolean, addedRows: number): Array<Omit<ScaleRun, 'measurement' | 'error'>> {
+	const ordered = quick ? 1_000_000 : 10_000_000;
+	const anywhere = (quick ? 100_000 : 1_000_000) - addedRows;
+	return [
+		{ mode: 'end', rows: ordered, maxRemembered: ordered + addedRows },
+		{ mode: 'top', rows: ordered, maxRemembered: ordered + addedRows },
+		{ mode: 'anywhere', rows: anywhere, maxRemembered: anywhere + addedRows },
+	];
+}
+
+async function measureScale(context: BenchContext, addedRows: number): Promise<ScaleRun[]> {
+	const { sandbox } = context;
+	const runs: ScaleRun[] = [];
+	await sandbox.setFaults([]);
+	for (const config of scaleConfigs(context.quick, addedRows)) {
+		await sandbox.control('POST', '/reports', { id: SCALE_REPORT_ID, generate: 'bank', rows: config.rows, virtual: true });
+		const task: PollTask = {
+			kind: 'poll',
+			client: 'node',
+			baseUrl: sandbox.baseUrl,
+			token: TOKENS.analysisAdmin,
+			reportId: SCALE_REPORT_ID,
+			mode: config.mode,
+			addedRows,
+			maxRemembered: config.maxRemembered,
+			// The first poll reads the whole report to remember it; large pages keep that short. Not measured.
+			firstPollPageSize: 5000,
+		};
+		const name = `${scaleLabel(config.mode)}, ${formatCount(config.rows)} rows`;
+		try {
+			const measurement = await measure(task, { sandbox, profileDir: context.profileDir, timeoutMs: 1_200_000 });
+			const { details } = measurement;
+			context.log(
+				`poll at scale, ${name}: no new rows ${formatMs(Number(details.quietMs))} in ${String(details.quietRequests)} requests, static data ${formatBytes(Number(details.quietStaticBytes))}; ` +
+					`${addedRows} new rows ${formatMs(Number(details.addedMs))} in ${String(details.addedRequests)} requests, static data ${formatBytes(Number(details.addedStaticBytes))}; peak memory ${Math.round(measurement.peakRssMiB)} MiB`,
+			);
+			runs.push({ ...config, measurement });
+		} catch (error) {
+			// The first line says how the measuring process ended; a line of its output may say why.
+			const lines = (error as Error).message.split('\n');
+			const cause = lines.find((line) => /out of memory|Error:/i.test(line));
+			const message = [lines[0], cause?.trim()].filter(Boolean).join(' ').slice(0, 500);
+			context.log(`poll at scale, ${name}: failed: ${message}`);
+			runs.push({ ...config, error: message });
+		}
+	}
+	// The virtual report holds no rows, but drop it all the same.
+	await sandbox.reset();
+	return runs;
+}
+
+const SCALE_REPORT_ID = 'bench-poll-scale';
+
+function scaleLabel(mode: ScaleRun['mode']): string {
+	return mode === 'anywhere' ? 'Anywhere' : mode === 'end' ? 'Appended at the end' : 'At the top';
+}
+
+function formatBytes(bytes: number): string {
+	if (!Number.isFinite(bytes)) return '–';
+	if (bytes < 1024) return `${bytes} B`;
+	if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+	return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** The table and targets of the polls at scale. */
+function renderScale(runs: ScaleRun[], addedRows: number): { lines: string[]; targets: TargetCheck[] } {
+	const targets: TargetCheck[] = [];
+	const rows = runs.map((run) => {
+		const label = `${scaleLabel(run.mode)}, ${formatCount(run.rows)} rows`;
+		if (!run.measurement) return [label, formatCount(run.maxRemembered), `failed: ${run.error ?? ''}`, '', '', '', '', '', '', ''];
+		const { details, count, peakRssMiB } = run.measurement;
+		const once = count === addedRows && details.emittedUnique === addedRows && details.quietEmitted === 0;
+		return [
+			label,
+			formatCount(run.maxRemembered),
+			formatCount(Number(details.quietRequests)),
+			formatMs(Number(details.quietMs)),
+			formatBytes(Number(details.quietStaticBytes)),
+			formatCount(Number(details.addedRequests)),
+			formatMs(Number(details.addedMs)),
+			formatBytes(Number(details.addedStaticBytes)),
+			`${Math.round(peakRssMiB)} MiB`,
+			once ? `0, then ${addedRows} ✔` : '✘',
+		];
+	});
+	for (const run of runs) {
+		const details = run.measurement?.details;
+		if (run.mode === 'anywhere') {
+			const once = run.measurement !== undefined && run.measurement.count === addedRows && details?.emittedUnique === addedRows && details.quietEmitted === 0;
+			targets.push({
+				target: `Report Trigger, Anywhere at its ceiling: a report reaching ${formatCount(run.rows + addedRows)} rows polls, every new row emitted once`,
+				measured: run.measurement
+					? `${formatMs(Number(details?.quietMs))} and ${formatCount(Number(details?.quietRequests))} requests per poll, peak ${Math.round(run.measurement.peakRssMiB)} MiB, static data ${formatBytes(Number(details?.addedStaticBytes))}`
+					: `failed: ${run.error ?? ''}`,
+				met: once,
+			});
+		} else {
+			const requests = Number(details?.quietRequests);
+			const bytes = Math.max(Number(details?.quietStaticBytes), Number(details?.addedStaticBytes));
+			targets.push({
+				target: `Report Trigger, ${scaleLabel(run.mode)}, ${formatCount(run.rows)} rows: a poll with no new rows ≤ 3 requests, static data < 64 KB`,
+				measured: run.measurement ? `${formatCount(requests)} requests, static data ${formatBytes(bytes)}` : `failed: ${run.error ?? ''}`,
+				met: run.measurement !== undefined && requests <= 3 && bytes < 64 * 1024,
+			});
+		}
+	}
+	const lines = [
+		`**At scale** (one run each): the ordered modes on a ${formatCount(runs.find((run) => run.mode !== 'anywhere')?.rows ?? 0)}-row report (the sandbox's virtual report, rows computed on demand), and Anywhere on a report that reaches its ceiling with the ${addedRows} added rows. ` +
+			'Max Remembered Rows is raised to the report\'s size after the added rows, so that the trigger runs at all; the first poll, which remembers the report, reads pages of 5,000 (not measured). ' +
+			'Static data: the length of the workflow static data as JSON after the poll (what n8n stores with the workflow). Peak memory: the measuring process\'s peak resident memory over its life, the first poll included.',
+		'',
+		markdownTable({
+			headers: ['New Rows Appear, report', 'Max Remembered Rows', 'Requests, no new rows', 'Time, no new rows', 'Static data', `Requests, ${addedRows} new rows`, `Time, ${addedRows} new rows`, 'Static data', 'Peak memory', 'Rows emitted once'],
+			rows,
+		}),
+		'',
+	];
+	return { lines, targets };
 }
 
 /** Medians of one mode's runs: the poll with no new rows, and the poll after rows were added. */
@@ -77,6 +213,7 @@ export const reportPoll: Section<PollData> = {
 			data.latencies.push({ latencyMs, series });
 		}
 		await sandbox.setFaults([]);
+		data.scale = await measureScale(context, addedRows);
 		return data;
 	},
 	render(data: PollData): Rendered {
@@ -144,6 +281,11 @@ export const reportPoll: Section<PollData> = {
 					return { label: entry.label, value: summary.quietMs, text: `${formatMs(summary.quietMs)}, ${formatCount(summary.quietRequests)} requests`, series: index };
 				}),
 			});
+		}
+		if (data.scale) {
+			const scale = renderScale(data.scale, data.addedRows);
+			lines.push(...scale.lines);
+			targets.push(...scale.targets);
 		}
 		return {
 			markdown: lines.join('\n'),

@@ -1,8 +1,9 @@
 import type * as http from 'node:http';
 
 import { authenticate, type SandboxContext } from '../context';
-import type { FaultEffect } from '../faults';
+import type { FaultEffect, FaultRuleState } from '../faults';
 import { decodeSegment, HttpError, methodNotAllowed, queryInteger, type Reply } from '../http';
+import { runRows, type SandboxReport } from '../reportState';
 import type { SandboxState } from '../state';
 import type { ApiRequest, RouteMatch } from './api';
 
@@ -13,9 +14,10 @@ export function reportRoute(ctx: SandboxContext, { req, method, parts, query }: 
 		parts[0] === 'api' && parts[1] === 'analysis' && parts[2] === 'reports' && parts.length === 6 && parts[4] === 'data' && parts[5] === 'table';
 	if (!isReportTable) return undefined;
 	const reportId = decodeSegment(parts[3]);
+	const offset = Number(query.get('offset') ?? 0);
 	return {
 		route: 'report',
-		target: { route: 'report', method, reportId },
+		target: { route: 'report', method, reportId, offset: Number.isInteger(offset) ? offset : undefined },
 		needsBody: false,
 		handle: (_body, context) => {
 			if (method !== 'GET') throw methodNotAllowed('GET');
@@ -37,7 +39,21 @@ function readReport(state: SandboxState, req: http.IncomingMessage, reportId: st
 	if (effect?.maxLimit !== undefined && limit > effect.maxLimit) {
 		throw new HttpError(400, 'invalid_limit', `limit must be at most ${effect.maxLimit}`);
 	}
-	const visible = report.visibleTo(user);
-	const page = visible.json.slice(offset, offset + limit);
+	const page = report.page(user, offset, limit);
+	for (const rule of effect?.insertRows ?? []) insertRows(report, rule);
 	return { status: 200, body: `{"columns":${report.columnsJson},"rows":[${page.join(',')}]}` };
+}
+
+/**
+ * An `insertRows` fault: new bank rows appear after this page was read, before the client asks for
+ * the next one. A rule that cannot insert (a report of explicit rows, an index past the end) fails
+ * the request, so a mistaken rule is seen rather than silently doing nothing.
+ */
+function insertRows(report: SandboxReport, rule: FaultRuleState): void {
+	const { at, count } = rule.insertRows!;
+	try {
+		rule.inserted?.push(...runRows(report.addGenerated(count, at)));
+	} catch (error) {
+		throw new HttpError(500, 'fault_rule_failed', `Fault rule ${rule.id} could not insert rows: ${(error as Error).message}`);
+	}
 }
