@@ -190,6 +190,8 @@ export class ChangeDetector {
 				lastRows: [...this.trail.expected],
 				newRows: this.newRows,
 				restarts: pending?.restarts ?? base.restarts ?? 0,
+				// The next poll reads about as many rows as this one: a quarter of them is the slack.
+				slack: Math.max(1, Math.min(this.settings.resumeSlack ?? RESUME_SLACK, Math.floor(this.handed / 4))),
 			},
 		};
 	}
@@ -330,7 +332,7 @@ export class ChangeDetector {
 	 * added or deleted above that place since (at the top of a newest-first report, say) move it.
 	 */
 	private get slack(): number {
-		return this.settings.resumeSlack ?? RESUME_SLACK;
+		return this.memory?.pending?.slack ?? this.settings.resumeSlack ?? RESUME_SLACK;
 	}
 
 	/**

@@ -36,6 +36,8 @@ export interface PendingRead {
 	newRows: ReportRow[];
 	/** How many times the read started again because the report changed between polls. */
 	restarts: number;
+	/** Rows read on either side of `offset` to find it again: a quarter of what the last poll read. */
+	slack?: number;
 }
 
 export interface Memory {

@@ -13,7 +13,7 @@
  *
  * Seeded and shrinking: a failure prints its seed and the smallest history found; replay it with
  * FC_SEED=<seed> (and FC_PATH). FC_NUM_RUNS sets how many histories each property tries (default
- * 2,000 each, 18,000 in all; `npm run test:model-long` tries 100,000 each).
+ * 2,000 each, 24,000 in all; `npm run test:model-long` tries 100,000 each).
  */
 import fc from 'fast-check';
 
@@ -245,8 +245,15 @@ const property = (scenarios: fc.Arbitrary<Scenario>, steps: (s: Scenario) => fc.
 	);
 
 describe('change detector, model-based: every new row exactly once, or the error the contract names', () => {
-	it('Anywhere: any history (rows and columns changed, changes during reads, polls cut short)', () => {
-		fc.assert(property(scenario('anywhere', true), () => history(anyChange(true), true)), runs);
+	// Identical rows and a read split over polls do not mix: where the rows around the place a split
+	// read stopped repeat a pattern, rows added above it can make that place be found one pattern off
+	// (the README's limit). Each is tried on its own.
+	it('Anywhere, identical rows: any history (rows and columns changed, changes during reads)', () => {
+		fc.assert(property(scenario('anywhere', true), () => history(anyChange(true), false)), runs);
+	});
+
+	it('Anywhere, different rows: any history, with polls cut short by their budget', () => {
+		fc.assert(property(scenario('anywhere', true, true), () => history(anyChange(true, false), true)), runs);
 	});
 
 	it.each([
@@ -254,8 +261,15 @@ describe('change detector, model-based: every new row exactly once, or the error
 		['top', '1.1, every row remembered', false],
 		['end', '1.2, bounded memory', true],
 		['top', '1.2, bounded memory', true],
-	] as const)('%s (%s): rows added at that end, exactly once and never an error', (position, _version, bounded) => {
-		fc.assert(property(scenario(position, bounded), (sc) => history(appendAt(position, !sc.byKey), true)), runs);
+	] as const)('%s (%s): rows added at that end, identical ones too, exactly once and never an error', (position, _version, bounded) => {
+		fc.assert(property(scenario(position, bounded), (sc) => history(appendAt(position, !sc.byKey), false)), runs);
+	});
+
+	it.each([
+		['end', '1.1, every row remembered', false],
+		['top', '1.1, every row remembered', false],
+	] as const)('%s (%s): rows added at that end, polls cut short by their budget, exactly once', (position, _version, bounded) => {
+		fc.assert(property(scenario(position, bounded, true), () => history(appendAt(position, false), true)), runs);
 	});
 
 	it.each([
