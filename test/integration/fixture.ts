@@ -1,3 +1,6 @@
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+
 import type { RecordsCredentialData } from '../../tooling/harness/n8nCoreHarness';
 import { startWebhookHost, type WebhookHost, type WebhookHostOptions } from '../../tooling/harness/webhook';
 import { startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
@@ -88,4 +91,18 @@ export function hostWebhooksAgainstSandbox(): SandboxWebhookHosting {
 			return host;
 		},
 	};
+}
+
+/**
+ * The warnings n8n's logger receives during each test (the Report Trigger says there what it
+ * noticed), emptied before each test. Call at a test file's top level; it registers the jest hooks.
+ */
+export function captureWarnings(): { messages: string[] } {
+	const captured = { messages: [] as string[] };
+	beforeEach(() => {
+		captured.messages = [];
+		jest.spyOn(Container.get(Logger), 'warn').mockImplementation((message: string) => void captured.messages.push(message));
+	});
+	afterEach(() => jest.restoreAllMocks());
+	return captured;
 }

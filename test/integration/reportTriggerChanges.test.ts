@@ -5,25 +5,18 @@
  * removed, a deleted row and an appended copy in an ordered mode, the newest rows of a newest-first
  * report in a test run, bounded memory, and a poll's time budget.
  */
-import { Logger } from '@n8n/backend-common';
-import { Container } from '@n8n/di';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { RecordsReportTrigger } from '../../nodes/RecordsReportTrigger/RecordsReportTrigger.node';
 import { runPoll } from '../../tooling/harness/n8nCoreHarness';
 import { addFaults, control } from '../../tooling/sandbox/control';
 import { bankTransactionIds } from '../../tooling/sandbox/server';
-import { useSandbox } from './fixture';
+import { captureWarnings, useSandbox } from './fixture';
 
 jest.setTimeout(120_000);
 
 const sandbox = useSandbox();
-let warnings: string[] = [];
-beforeEach(() => {
-	warnings = [];
-	jest.spyOn(Container.get(Logger), 'warn').mockImplementation((message: string) => void warnings.push(message));
-});
-afterEach(() => jest.restoreAllMocks());
+const logged = captureWarnings();
 
 const FEED = 'changing-feed';
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
@@ -90,7 +83,7 @@ describe('Whole Row and the report\'s columns', () => {
 		expect(ids(added.items, 'Doklad')).toEqual(['D6', 'D7']);
 		await define([...columns].reverse(), rows(8));
 		expect(ids((await poll({}, added.staticData)).items, 'Doklad')).toEqual(['D8']);
-		expect(warnings.join('\n')).toContain("the report's columns changed");
+		expect(logged.messages.join('\n')).toContain("the report's columns changed");
 	});
 
 	it('a column removed: stops with an error naming it, emits nothing, and keeps its memory', async () => {

@@ -4,26 +4,18 @@
  * change the boundary check catches makes that poll read in full, emitting each new row once and
  * saying why in n8n's log.
  */
-import { Logger } from '@n8n/backend-common';
-import { Container } from '@n8n/di';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { RecordsReportTrigger } from '../../nodes/RecordsReportTrigger/RecordsReportTrigger.node';
 import { runPoll } from '../../tooling/harness/n8nCoreHarness';
 import { control } from '../../tooling/sandbox/control';
 import { bankTransactionIds, REPORTS } from '../../tooling/sandbox/server';
-import { useSandbox } from './fixture';
+import { captureWarnings, useSandbox } from './fixture';
 
 jest.setTimeout(120_000);
 
 const sandbox = useSandbox();
-let warnings: string[] = [];
-
-beforeEach(() => {
-	warnings = [];
-	jest.spyOn(Container.get(Logger), 'warn').mockImplementation((message: string) => void warnings.push(message));
-});
-afterEach(() => jest.restoreAllMocks());
+const logged = captureWarnings();
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const reportRequests = () => sandbox.state.stats.requests.report?.total ?? 0;
@@ -67,7 +59,7 @@ describe('Records Report Trigger, new rows appended at the end', () => {
 		// most 2 more pages (fewer with an adaptive page size).
 		expect(requests).toEqual([2, 2, 2, expect.any(Number), 2]);
 		expect(requests[3]).toBeLessThanOrEqual(4);
-		expect(warnings).toEqual([]);
+		expect(logged.messages).toEqual([]);
 		// 64 rows remembered, whatever the report's size.
 		expect(storedBytes(staticData)).toBeLessThan(2_000);
 	});
@@ -118,7 +110,7 @@ describe.each([
 		expect(added.requests).toBeLessThanOrEqual(3);
 		staticData = added.staticData;
 		expect((await poll(parameters, staticData)).items).toBeNull();
-		expect(warnings).toEqual([]);
+		expect(logged.messages).toEqual([]);
 	});
 
 	const changes: Array<[string, (old: number[]) => number[], string]> = [
@@ -141,14 +133,14 @@ describe.each([
 		// An edited row is a new row by whole-row identity.
 		const expected = [...range(501, 503), ...(amount ? [500] : [])].map((n) => `D${n}`);
 		expect(emitted.slice().sort()).toEqual(expected.sort());
-		expect(warnings).toHaveLength(1);
-		expect(warnings[0]).toMatch(/is read in full this poll, since .*none is lost or emitted twice/);
-		expect(warnings[0]).toContain(why);
+		expect(logged.messages).toHaveLength(1);
+		expect(logged.messages[0]).toMatch(/is read in full this poll, since .*none is lost or emitted twice/);
+		expect(logged.messages[0]).toContain(why);
 
 		// The next poll is ordered again, with nothing new.
-		warnings = [];
+		logged.messages = [];
 		const after = await poll(parameters, next.staticData, 1.1);
-		expect([after.items, warnings]).toEqual([null, []]);
+		expect([after.items, logged.messages]).toEqual([null, []]);
 		expect(after.requests).toBeLessThanOrEqual(3);
 	});
 
@@ -176,7 +168,7 @@ describe('Records Report Trigger, key columns shared by several rows', () => {
 			{ Doklad: 'D3', Částka: '3,00' },
 			{ Doklad: 'D3', Částka: '4,00' },
 		]);
-		expect(warnings).toHaveLength(1);
-		expect(warnings[0]).toContain('several rows share the key "D3" (new: each different row emitted), "D1" (emitted before: the rows not emitted again)');
+		expect(logged.messages).toHaveLength(1);
+		expect(logged.messages[0]).toContain('several rows share the key "D3" (new: each different row emitted), "D1" (emitted before: the rows not emitted again)');
 	});
 });
