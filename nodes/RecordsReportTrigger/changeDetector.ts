@@ -24,16 +24,8 @@
 import type { ReportColumn, ReportRow } from '../shared/report/rows';
 import { describeColumns, IDENTITY_LENGTH, identityOf, rowIdentityText } from '../shared/report/rows';
 import { TrailingRun } from '../shared/report/trailingRun';
-import {
-	type IdentityKind,
-	type Memory,
-	MEMORY_VERSION,
-	type NewRowPosition,
-	rememberAdded,
-	rememberAfterRead,
-	splitIdentities,
-	WINDOW_ROWS,
-} from './memory';
+import { type IdentityKind, type Memory, type NewRowPosition, splitIdentities } from './memory';
+import { emptyMemory, identitiesOf, memoryAfterPoll } from './memoryAfterPoll';
 import { NewRowFinder } from './rowFinder';
 
 export interface DetectorSettings {
@@ -93,7 +85,6 @@ const RESUME_SLACK = 100;
 
 type Phase = 'full' | 'end' | 'top' | 'far' | 'probe' | 'done';
 
-const identitiesOf = (list: readonly string[]) => list.join('');
 
 export class ChangeDetector {
 	private phase: Phase;
@@ -158,7 +149,6 @@ export class ChangeDetector {
 
 	/** The rows to emit and the memory to save, once `next()` returned undefined. */
 	decide(): Decision {
-		const memory = this.memory;
 		if (this.reason?.startsWith('the full check') === true) {
 			this.notes.push(
 				this.newRows.length === 0
@@ -166,9 +156,15 @@ export class ChangeDetector {
 					: `full check: ${this.newRows.length} rows had not been emitted (rows added elsewhere than New Rows Appear says); they are emitted now`,
 			);
 		}
-		const firstRun = memory === undefined;
+		const firstRun = this.memory === undefined;
 		const emit = firstRun && this.settings.firstRun === 'remember' ? [] : this.newRows;
-		return { emit, memory: this.nextMemory(), firstRun, notes: this.notes, finders: this.finder ? [this.finder] : [] };
+		const memory = memoryAfterPoll({
+			settings: this.settings,
+			previous: this.memory,
+			columns: this.columns,
+			read: this.readInFull ? { identities: this.finder?.identities ?? [], bases: this.finder?.bases ?? [] } : { added: this.added },
+		});
+		return { emit, memory, firstRun, notes: this.notes, finders: this.finder ? [this.finder] : [] };
 	}
 
 	/**
@@ -177,7 +173,7 @@ export class ChangeDetector {
 	 */
 	suspend(): Memory | undefined {
 		if (this.phase !== 'full' || this.finder === undefined || this.resumeCheck !== undefined || this.trail.expected.length === 0) return undefined;
-		const base = this.memory ?? this.emptyMemory();
+		const base = this.memory ?? emptyMemory(this.settings, this.columns);
 		const pending = this.memory?.pending;
 		return {
 			...base,
@@ -490,75 +486,6 @@ export class ChangeDetector {
 			`Report "${this.settings.report}" changed in a way New Rows Appear "${this.settings.position === 'end' ? 'Appended at the End' : 'At the Top'}" does not allow: ${reason}`,
 			`In this mode the trigger remembers only the rows next to where new rows appear, so it cannot tell which rows are new after this change, and it emitted nothing. If the report is sorted the other way, choose "${other}". If rows of the report can be deleted, edited or inserted elsewhere, choose New Rows Appear "Anywhere", which compares every row. To accept the report as it is now and go on from there, rename this trigger node (a renamed node starts with a first run).`,
 		);
-	}
-
-	// ---- What to remember ----------------------------------------------------------------------
-
-	private emptyMemory(): Memory {
-		const { report, identity, position } = this.settings;
-		return { version: MEMORY_VERSION, report, identity, columns: this.columns ?? [], position, generation: 0, count: -1, polls: 0 };
-	}
-
-	private nextMemory(): Memory {
-		const base = this.memory ?? this.emptyMemory();
-		const { settings } = this;
-		const memory: Memory = {
-			version: MEMORY_VERSION,
-			report: settings.report,
-			identity: settings.identity,
-			columns: this.columns ?? base.columns,
-			position: settings.position,
-			generation: base.generation + 1,
-			writer: settings.writer,
-			count: base.count,
-			polls: 0,
-		};
-		const ordered = settings.position !== 'anywhere';
-		const fullRead = this.readInFull;
-		let reportBases: string[];
-		if (fullRead) {
-			const identities = this.finder?.identities ?? [];
-			memory.count = identities.length;
-			reportBases = this.finder?.bases ?? [];
-			if (!(ordered && settings.bounded)) {
-				memory.rows = identitiesOf(rememberAfterRead(splitIdentities(base.rows), identities, settings.maxRemembered));
-			}
-		} else {
-			const added = this.addedBases();
-			memory.count = base.count + added.length;
-			memory.polls = settings.fullCheckEvery > 0 ? base.polls + 1 : 0;
-			reportBases = this.windowAfter(added);
-			if (base.rows !== undefined && !settings.bounded) memory.rows = identitiesOf(this.rowsAfterOrdered(base, added.length));
-		}
-		if (ordered) {
-			const rows = settings.windowRows ?? WINDOW_ROWS;
-			const window = settings.position === 'end' ? reportBases.slice(-rows) : reportBases.slice(0, rows);
-			memory.window = identitiesOf(window);
-			memory.far = fullRead ? (settings.position === 'end' ? reportBases[0] : reportBases[reportBases.length - 1]) : base.far;
-		}
-		return memory;
-	}
-
-	/** Base identities of the new rows an ordered poll found. */
-	private addedBases(): string[] {
-		const ids = this.columns ?? this.memory!.columns;
-		return this.added.map((row) => identityOf(rowIdentityText(row, ids)));
-	}
-
-	/** The window (with the rows next to it) after an ordered poll: the new rows joined at their end. */
-	private windowAfter(added: readonly string[]): string[] {
-		const window = splitIdentities(this.memory!.window);
-		return this.settings.position === 'end' ? window.concat(added) : [...added, ...window];
-	}
-
-	/** Per-row memory after an ordered poll (versions 1 and 1.1): the new rows' identities added. */
-	private rowsAfterOrdered(base: Memory, addedCount: number): string[] {
-		const previous = splitIdentities(base.rows);
-		const reportPart = new Set(previous.slice(previous.length - base.count));
-		const finder = new NewRowFinder(this.columns ?? base.columns, this.settings.identity === 'columns', new Set(previous), reportPart);
-		for (const row of this.added) finder.visit(row);
-		const at = this.settings.position === 'end' ? 'end' : 'top';
-		return addedCount === 0 ? previous : rememberAdded(previous, base.count, finder.identities, at, this.settings.maxRemembered);
 	}
 }
 

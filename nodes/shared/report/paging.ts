@@ -376,8 +376,8 @@ class ReportRead {
 
 	/**
 	 * With `overlap`: the row the service now has before this page must be the last row handed on;
-	 * where that row ends a run of identical rows, the run and the row before it are asked for again
-	 * (see TrailingRun): one more request, only at a boundary inside such a run.
+	 * where that row ends a run of identical rows, the run, the row before it and the page are asked
+	 * for again in one request (see TrailingRun): one more request, only at a boundary inside a run.
 	 */
 	private async checkShift(offset: number, page: TablePage): Promise<void> {
 		if (this.options.overlap !== true || offset <= this.startOffset) return;
@@ -385,8 +385,11 @@ class ReportRead {
 		let now: unknown[] = page.before === undefined ? [] : [page.before];
 		const lastMatches = now.length === 1 && JSON.stringify(now[0]) === expected[expected.length - 1];
 		if (expected.length > 1 && lastMatches) {
-			const earlier = await this.request(offset - expected.length, expected.length - 1, false);
-			now = [...earlier.rows, ...now];
+			// The run and the page again in one answer, so that both are the report at one moment.
+			const again = await this.request(offset - expected.length, expected.length + page.rows.length, false);
+			const rest = again.rows.slice(expected.length);
+			const samePage = JSON.stringify(rest) === JSON.stringify(page.rows.slice(0, rest.length));
+			now = samePage ? again.rows.slice(0, expected.length) : [];
 		}
 		if (this.trail.matches(now)) return;
 		throw new ReportChangedError(
