@@ -1,11 +1,19 @@
 import { createRng } from './seeds';
+// Import outcomes (a gateway's answers, records refused in a 2xx): their own block, importOutcomeFaults.ts.
+import {
+	addImportOutcomeFaults,
+	checkImportOutcomeFaults,
+	IMPORT_OUTCOME_FAULT_KEYS,
+	type ImportOutcomeFaults,
+	skipping,
+} from './importOutcomeFaults';
 
 export const FAULT_ROUTES = ['import', 'report', 'clients', 'invoices', 'records', '*'] as const;
 
 export type FaultRoute = (typeof FAULT_ROUTES)[number];
 
 /** A fault rule as posted to `POST /__sandbox/faults`. See README.md for each option. */
-export interface FaultRule {
+export interface FaultRule extends ImportOutcomeFaults {
 	route: FaultRoute;
 	reportId?: string;
 	recordTypeId?: string;
@@ -52,6 +60,8 @@ export interface FaultRule {
 
 export interface FaultRuleState extends FaultRule {
 	id: string;
+	/** With `skip`: matching requests seen so far. */
+	skipped?: number;
 	/** Requests this rule has been applied to. */
 	applied: number;
 	/** Remaining applications when `times` was given. */
@@ -76,6 +86,11 @@ export interface FaultEffect {
 	limitCap?: number;
 	maxLimit?: number;
 	ignoreOffset: boolean;
+	/** The 429 comes from a `rateLimit` (its Retry-After is a guess, guesses.ts). */
+	rateLimited?: boolean;
+	/** See ImportOutcomeFaults. */
+	htmlPage?: boolean;
+	refuseRecord?: (index: number) => boolean;
 }
 
 const RULE_KEYS = new Set<string>([
@@ -97,6 +112,7 @@ const RULE_KEYS = new Set<string>([
 	'times',
 	'probability',
 	'seed',
+	...IMPORT_OUTCOME_FAULT_KEYS,
 ]);
 
 function isNonNegativeNumber(value: unknown): value is number {
@@ -164,6 +180,8 @@ export function parseFaultRule(input: unknown, index: number): FaultRule | strin
 	if (raw.maxLimit !== undefined && (raw.maxLimit as number) < 1) {
 		return `Fault rule ${index}: maxLimit must be at least 1`;
 	}
+	const outcomeProblem = checkImportOutcomeFaults(raw);
+	if (outcomeProblem) return `Fault rule ${index}: ${outcomeProblem}`;
 	return { ...(raw as Partial<FaultRule>), route: route as FaultRoute };
 }
 
@@ -217,6 +235,7 @@ export function resolveFaults(rules: FaultRuleState[], target: FaultTarget, now 
 		if (rule.reportId !== undefined && rule.reportId !== target.reportId) continue;
 		if (rule.recordTypeId !== undefined && rule.recordTypeId !== target.recordTypeId) continue;
 		if (rule.remaining !== undefined && rule.remaining <= 0) continue;
+		if (skipping(rule)) continue;
 		if (rule.probability !== undefined && rule.rng() >= rule.probability) continue;
 		const rateLimitedFor = rule.rateLimit ? overRateLimit(rule, target.token ?? '', now) : undefined;
 		if (rule.rateLimit && rateLimitedFor === undefined) continue;
@@ -230,6 +249,7 @@ export function resolveFaults(rules: FaultRuleState[], target: FaultTarget, now 
 		if (!terminalTaken && rateLimitedFor !== undefined) {
 			effect.status = 429;
 			effect.retryAfter = rateLimitedFor;
+			effect.rateLimited = true;
 		} else if (!terminalTaken && (rule.status !== undefined || rule.reset === true)) {
 			effect.status = rule.status;
 			effect.retryAfter = rule.retryAfter;
@@ -241,6 +261,7 @@ export function resolveFaults(rules: FaultRuleState[], target: FaultTarget, now 
 		if (rule.limitCap !== undefined) effect.limitCap = Math.min(effect.limitCap ?? Infinity, rule.limitCap);
 		if (rule.maxLimit !== undefined) effect.maxLimit = Math.min(effect.maxLimit ?? Infinity, rule.maxLimit);
 		if (rule.ignoreOffset === true) effect.ignoreOffset = true;
+		addImportOutcomeFaults(effect, rule, terminalTaken);
 	}
 	return effect;
 }
@@ -256,5 +277,8 @@ export function faultKinds(effect: FaultEffect): string[] {
 	if (effect.limitCap !== undefined) kinds.push('limit_cap');
 	if (effect.maxLimit !== undefined) kinds.push('max_limit');
 	if (effect.ignoreOffset) kinds.push('ignore_offset');
+	if (effect.htmlPage) kinds.push(effect.afterProcessing ? 'html_page_after_processing' : 'html_page');
+	if (effect.refuseRecord) kinds.push('refuse_records');
 	return kinds;
 }
+

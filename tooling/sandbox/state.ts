@@ -21,6 +21,7 @@ import {
 	generateCostRows,
 } from './seeds';
 import type { FaultRuleState } from './faults';
+import { GUESSES, type SandboxGuesses } from './guesses';
 
 /**
  * The seeded bank rows, generated and serialised once per size: resets (before every test) then
@@ -343,13 +344,19 @@ export class SandboxState {
 
 	faults: FaultRuleState[] = [];
 
+	/** Behaviours the guide does not define (guesses.ts); back to the start's on every reset. */
+	guesses: SandboxGuesses = { ...GUESSES };
+
 	stats = new SandboxStats();
 
 	outboundLog: OutboundLogEntry[] = [];
 
 	private nextInvoiceId = 1;
 
-	constructor(private readonly bankRows: number) {
+	constructor(
+		private readonly bankRows: number,
+		private readonly initialGuesses: SandboxGuesses = GUESSES,
+	) {
 		this.seed();
 	}
 
@@ -394,6 +401,7 @@ export class SandboxState {
 		this.invoices = [];
 		this.nextInvoiceId = 1;
 		this.faults = [];
+		this.guesses = { ...this.initialGuesses };
 		this.stats.clear();
 		this.outboundLog = [];
 	}

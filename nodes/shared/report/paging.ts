@@ -77,6 +77,11 @@ export interface ReadReportOptions {
 	timeoutMs?: number;
 	retry?: Partial<RetryPolicy>;
 	/**
+	 * An adaptive read also falls back to 100 rows per page when a larger page is answered with 500,
+	 * 502 or 504, without retrying it (PageSizer); Get Rows. Off: only a 4xx is a refusal.
+	 */
+	fallBackOnServerErrors?: boolean;
+	/**
 	 * Called once per page, in report order; the next page is handed on only after it returns.
 	 * Returning 'stop' ends the read after this page (the Report Trigger reads only past the rows it
 	 * remembers); pages requested ahead are discarded. The rows must not be changed: the read
@@ -128,6 +133,7 @@ async function fetchTablePage(
 	connection: RecordsConnection,
 	offset: number,
 	limit: number,
+	finalStatuses?: readonly number[],
 ): Promise<TablePage> {
 	const { reportId, itemIndex } = options;
 	const { body } = await recordsApiRequest.call(this, {
@@ -138,7 +144,7 @@ async function fetchTablePage(
 		subject: `report "${reportId}"`,
 		itemIndex,
 		timeoutMs: options.timeoutMs,
-		retry: options.retry,
+		retry: finalStatuses ? { ...options.retry, finalStatuses } : options.retry,
 		connection,
 	});
 	const table = body as { columns?: unknown; rows?: unknown } | null;
@@ -248,14 +254,21 @@ class ReportRead {
 	) {
 		this.concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(options.concurrency ?? 1)));
 		this.maxPages = Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES));
-		this.sizer = new PageSizer(options.pageSize);
+		this.sizer = new PageSizer(options.pageSize, { serverErrors: options.fallBackOnServerErrors });
 		this.startOffset = Math.max(0, Math.floor(options.startOffset ?? 0));
 		this.nextOffset = this.startOffset;
 	}
 
 	private request(offset: number, limit: number): Promise<TablePage> {
 		this.requests++;
-		const result = fetchTablePage.call(this.context, this.options, this.connection, offset, limit);
+		const result = fetchTablePage.call(
+			this.context,
+			this.options,
+			this.connection,
+			offset,
+			limit,
+			this.sizer.finalStatuses(limit),
+		);
 		// Planned pages may be dropped before they are awaited; their failures must not go unhandled.
 		result.catch(() => undefined);
 		return result;
@@ -399,6 +412,21 @@ class ReportRead {
 			await Promise.all(this.discarded);
 		}
 	}
+}
+
+/**
+ * One request for rows `offset` to `offset + limit` outside a read (the checks Get Rows makes after
+ * one, consistentRead.ts), with the read's report, item, timeout and retries.
+ */
+export async function fetchReportRows(
+	this: RecordsFunctions,
+	options: Pick<ReadReportOptions, 'reportId' | 'itemIndex' | 'timeoutMs' | 'retry'>,
+	offset: number,
+	limit: number,
+): Promise<ReportRow[]> {
+	const connection = await recordsConnection.call(this, options.itemIndex);
+	const page = await fetchTablePage.call(this, { ...options, pageSize: limit, onPage: () => undefined }, connection, offset, limit);
+	return page.rows;
 }
 
 export async function readReportPages(

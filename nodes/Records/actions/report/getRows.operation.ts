@@ -5,9 +5,10 @@ import type {
 	INodeProperties,
 	IPairedItemData,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { readReportPages } from '../../../shared/report/paging';
+import { ReadTrace } from '../../../shared/report/consistentRead';
 import { isToolNodeType } from '../tool/use';
 import { executeAsTool, toolProperties } from './getRowsAsTool';
 import { forEachItem } from '../../../shared/perItem';
@@ -45,6 +46,34 @@ const outputItems: INodeProperties = {
 	],
 };
 
+type ChangedReport = 'reread' | 'accept';
+
+/** The first node version whose Get Rows checks, by default, that the report stood still while read. */
+export const CONSISTENT_READ_VERSION = 1.2;
+/** Reads of one report at most, when it keeps changing under them. */
+export const MAX_READS = 3;
+
+const changedReport: INodeProperties = {
+	displayName: 'If the Report Changes While Read',
+	name: 'changedReport',
+	type: 'options',
+	default: 'reread',
+	description:
+		'After the last page, the first rows and the end of the report are read again: if they changed, a row may have been read twice or skipped. Without this option, node version 1.2 reads again and older versions do not check.',
+	options: [
+		{
+			name: 'Read Again, Then Fail',
+			value: 'reread',
+			description: `Read the report again, up to ${MAX_READS} reads in all; fail if it changed during each`,
+		},
+		{
+			name: 'Output the Rows Read',
+			value: 'accept',
+			description: 'Do not check: output the rows as read, even if a row was read twice or skipped',
+		},
+	],
+};
+
 const properties: INodeProperties[] = [
 	reportLocator,
 	...returnAllAndLimit,
@@ -55,7 +84,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: byDisplayName([...rowOutputOptions, ...pagingOptions, outputItems]),
+		options: byDisplayName([...rowOutputOptions, ...pagingOptions, outputItems, changedReport]),
 	},
 ];
 
@@ -85,17 +114,59 @@ function readRequest(this: IExecuteFunctions, itemIndex: number) {
 		fallback: 'row',
 		itemIndex,
 	});
-	return { reportId, maxRows, settings, outputMode };
+	const changed = choice<ChangedReport>(node, options.changedReport, {
+		label: 'If the Report Changes While Read',
+		allowed: ['reread', 'accept'],
+		fallback: node.typeVersion >= CONSISTENT_READ_VERSION ? 'reread' : 'accept',
+		itemIndex,
+	});
+	return { reportId, maxRows, settings, outputMode, changed };
 }
 
-/** Reads one item's report and turns its pages into output items, in the chosen shape. */
+/**
+ * Reads one item's report, and with "Read Again, Then Fail" reads it again while it changed under
+ * the read (ReadTrace), at most MAX_READS times.
+ */
 async function readItemRows(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	pairedItem: IPairedItemData,
 ): Promise<INodeExecutionData[]> {
+	const request = readRequest.call(this, itemIndex);
+	const { reportId, maxRows, settings } = request;
+	for (let read = 1; ; read++) {
+		const trace = new ReadTrace();
+		const { output, stopped } = await readOnce.call(this, itemIndex, pairedItem, request, trace);
+		if (request.changed === 'accept' || stopped) return output;
+		const change = await trace.change(
+			this,
+			{ reportId, itemIndex, timeoutMs: settings.request.timeoutMs, retry: settings.request.retry },
+			maxRows === undefined || trace.rows < maxRows,
+		);
+		if (change === undefined) return output;
+		if (read >= MAX_READS) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Report "${reportId}" changed during each of ${MAX_READS} reads: the rows read are not one state of the report`,
+				{
+					itemIndex,
+					description: `After the last read, ${change}. While rows are added or removed, a read in pages can read a row twice or skip one. Read the report when it is not being changed, or set "If the Report Changes While Read" in the options to "Output the Rows Read" to accept such a read.`,
+				},
+			);
+		}
+	}
+}
+
+/** Reads one item's report once and turns its pages into output items, in the chosen shape. */
+async function readOnce(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	pairedItem: IPairedItemData,
+	request: ReturnType<typeof readRequest>,
+	trace: ReadTrace,
+): Promise<{ output: INodeExecutionData[]; stopped: boolean }> {
 	const node = this.getNode();
-	const { reportId, maxRows, settings, outputMode } = readRequest.call(this, itemIndex);
+	const { reportId, maxRows, settings, outputMode } = request;
 	const output: INodeExecutionData[] = [];
 	let shaper: ReportShaper | undefined;
 	const allRows: IDataObject[] = [];
@@ -108,7 +179,9 @@ async function readItemRows(
 		itemIndex,
 		timeoutMs: settings.request.timeoutMs,
 		retry: settings.request.retry,
+		fallBackOnServerErrors: true,
 		onPage: (page) => {
+			trace.onPage(page.rows);
 			shaper ??= reportShaper(node, page.columns, settings, reportId, itemIndex);
 			const { shape } = shaper;
 			const { rows } = page;
@@ -134,7 +207,7 @@ async function readItemRows(
 		json.rows = allRows;
 		output.push({ json, pairedItem });
 	}
-	return output;
+	return { output, stopped: summary.stopped };
 }
 
 /**
