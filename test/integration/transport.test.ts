@@ -494,11 +494,20 @@ describe('imports and the risk of sending records twice', () => {
 
 	it.each([
 		['429', { status: 429, retryAfter: 0 }],
-		['503', { status: 503 }],
+		['503 and Retry-After', { status: 503, retryAfter: 0 }],
 	])('resends an import the service refused with %s', async (_kind, fault) => {
 		await addFaults({ route: 'import', times: 1, ...fault });
 		expect(succeeded(await importTasks())).toMatchObject({ statusCode: 200, attempts: 2 });
 		expect(requestsTo('import')).toBe(2);
+		expect(storedTasks(TASKS[0]['Název'])).toBe(1);
+	});
+
+	it('does not resend an import after a 503 without Retry-After, which a gateway also answers after passing it on', async () => {
+		await addFaults({ route: 'import', status: 503, afterProcessing: true, times: 1 });
+		const error = apiError(await importTasks());
+		expect(error.httpCode).toBe('503');
+		expect(error.description).toContain('may already have processed this request');
+		expect(requestsTo('import')).toBe(1);
 		expect(storedTasks(TASKS[0]['Název'])).toBe(1);
 	});
 
