@@ -22,7 +22,8 @@ import {
 	type RetryPolicy,
 } from '../../nodes/shared/transport';
 import { runNode, type RecordsCredentialData, type RunNodeResult } from '../../tooling/harness/n8nCoreHarness';
-import { addFaults as addSandboxFaults } from '../../tooling/sandbox/control';
+import { addFaults as addSandboxFaults, setGuesses } from '../../tooling/sandbox/control';
+import { GUESS_SETS } from '../../tooling/sandbox/guesses';
 import { RECORD_TYPES, REPORTS, TOKENS } from '../../tooling/sandbox/server';
 import { useSandbox } from './fixture';
 
@@ -271,6 +272,19 @@ describe('retries of reads', () => {
 		// The first retry of each refused reader: without jitter they all arrive within a few ms.
 		const retries = arrivals.slice(8, 8 + refused).map((arrival) => arrival.at);
 		expect(Math.max(...retries) - Math.min(...retries)).toBeGreaterThanOrEqual(200);
+	});
+
+	it.each(GUESS_SETS)('under %s (Retry-After on a rate limit, or none), readers and an import refused by it all finish, each once', async (_label, guesses) => {
+		await setGuesses(sandbox, guesses);
+		await addFaults({ route: '*', rateLimit: { requests: 2, windowSeconds: 1 } });
+		const readers = await Promise.all(Array.from({ length: 4 }, () => getReport(REPORTS.costs, { retry: { baseDelayMs: 300, maxDelayMs: 2_000 } })));
+		const imported = await importTasks({ retry: { baseDelayMs: 300, maxDelayMs: 2_000 } });
+
+		expect(readers.map((result) => succeeded(result).statusCode)).toEqual(Array(4).fill(200));
+		expect(succeeded(imported).statusCode).toBe(200);
+		expect(storedTasks(TASKS[0]['Název'])).toBe(1);
+		const limited = (sandbox.state.faults[0].arrivals ?? []).filter((arrival) => arrival.limited);
+		expect(limited.length).toBeGreaterThanOrEqual(2);
 	});
 
 	it.each([502, 503, 504])('retries after %d, then succeeds', async (status) => {
