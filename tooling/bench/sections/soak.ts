@@ -59,6 +59,8 @@ interface SoakRun {
 	storedDespiteFailure?: number;
 	/** Import: records reported imported that the sandbox does not hold. */
 	lost?: number;
+	/** Import: records the service refused inside a 2xx (a fault), from the sandbox's import log. */
+	refused?: number;
 	/** Read: rows in report order. Import: records in the sandbox equal to the input's keys. */
 	ordered: boolean;
 	requests: number;
@@ -120,6 +122,15 @@ async function importSoak(
 	}
 	const { requests, byStatus } = requestCounts(stats, 'import');
 	const resent = stats.imports.duplicateKeyCount;
+	// A processed request stored every record it received but the refused ones.
+	const log = await sandbox.control<Array<{ processed: boolean; records: number; keys: string[] }>>('GET', '/imports');
+	const refused = log.reduce((sum, entry) => sum + (entry.processed ? entry.records - entry.keys.length : 0), 0);
+	const faults = { ...stats.faults.byKind };
+	if (faults.refuse_records !== undefined) {
+		// Counted per request the rule matched; the records it refused are what matters.
+		delete faults.refuse_records;
+		faults.records_refused = refused;
+	}
 	const noDuplicates = storedRecords === keys.size && (retryUnknownOutcome || resent === 0);
 	const accounted = lost === 0 && count - failed.size === measurement.count;
 	const ok = noDuplicates && accounted && (retryUnknownOutcome ? keys.size === count && failed.size === 0 : true);
@@ -135,13 +146,14 @@ async function importSoak(
 		restored: resent,
 		storedDespiteFailure,
 		lost,
+		refused,
 		ordered: noDuplicates,
 		requests,
-		faults: stats.faults.byKind,
+		faults,
 		byStatus,
 		error: typeof measurement.details.error === 'string' ? measurement.details.error : undefined,
 		verdict: gateway
-			? `${formatCount(keys.size)} stored, ${formatCount(confirmed)} reported imported (each of them stored), ${formatCount(lost)} lost, ${formatCount(resent)} stored twice; ${formatCount(failed.size)} reported failed, of which ${formatCount(storedDespiteFailure)} with the outcome unknown had been stored (after a 502/503/504 or the sign-in page)`
+			? `${formatCount(keys.size)} stored, ${formatCount(confirmed)} reported imported (each of them stored), ${formatCount(lost)} lost, ${formatCount(resent)} stored twice; ${formatCount(failed.size)} reported failed: ${formatCount(refused)} refused by the service, ${formatCount(storedDespiteFailure)} stored with the outcome unknown (after a 502/503/504 or the sign-in page), the rest not stored`
 			: retryUnknownOutcome
 			? `${formatCount(keys.size)} of ${formatCount(count)} stored, each once as a record; ${formatCount(resent)} re-sent after a reset that followed processing, which edited the same keyed records${lost > 0 ? `; ${formatCount(lost)} LOST` : ''}`
 			: `${formatCount(confirmed)} imported and stored; ${formatCount(failed.size)} reported failed and not re-sent (${formatCount(storedDespiteFailure)} of them had been stored before the connection broke: the outcome the node cannot know); ${lost > 0 ? `${formatCount(lost)} LOST` : 'none lost'}, ${resent > 0 ? `${formatCount(resent)} stored twice` : 'none stored twice'}`,
@@ -266,7 +278,7 @@ export const soak: Section<SoakData> = {
 					'The read also meets a silent page-size cap (60 rows served when 100 are asked). "Requests" and the injected failures are counted by the sandbox; ' +
 					'requests beyond the minimum are the retries.',
 				'',
-				'A connection reset during an import leaves the outcome unknown: the service may have stored the batch. ' +
+				'A connection reset during an import, or a 503 without Retry-After (which a gateway also answers after passing the batch on), leaves the outcome unknown: the service may have stored the batch. ' +
 					'With the default policy the node therefore does not re-send it: those records are reported as failed (error items with On Error: Continue), never stored twice; some of them the service had stored, which is exactly what the node cannot know. ' +
 					'"Retry When Outcome Unknown" re-sends them; it is the documented safe configuration only for records that carry the record type\'s key field, so that a repeat edits the record instead of creating it again.',
 				'',
