@@ -8,7 +8,12 @@ import { successOutput } from './output';
 import type { ImportSettings } from './settings';
 import { IMPORT_PATH, type PendingRecord, sendableJson, sendableRecord } from './records';
 import { BodyAhead } from './bodyAhead';
-import { recordsApiRequest, type RecordsConnection, recordsConnection } from '../../../../shared/transport';
+import {
+	recordsApiRequest,
+	type RecordsConnection,
+	recordsConnection,
+	type RecordsResponse,
+} from '../../../../shared/transport';
 import { JsonListBody } from '../../../../shared/transport/jsonBody';
 
 
@@ -97,37 +102,7 @@ export async function sendBatches(
 				// Not awaited: the request is on its way while the next body is made.
 				if (settings.concurrency === 1) void bodies.makeAhead(batchIndex + 1);
 				const response = await request;
-				const answer = readImportAnswer(response, batch.positions.length, settings.strictAnswers);
-				if (answer.kind === 'foreign') throw foreignAnswerError.call(this, answer, (await connection).secret, itemIndex);
-				const outcomes = answer.outcomes;
-				const refused: number[] = [];
-				batch.positions.forEach((position, indexInBatch) => {
-					const outcome = outcomes?.[indexInBatch];
-					if (settings.strictAnswers && outcome?.refused) {
-						refused.push(indexInBatch);
-						return;
-					}
-					results.outputs[position] = successOutput(
-						batch,
-						sendableRecord(records[position]),
-						outcome,
-						response.body,
-						settings,
-					);
-				});
-				if (refused.length < batch.positions.length) results.succeeded.push(batch);
-				if (refused.length > 0) {
-					const failure = describeRefusal.call(this, batch, batches.length, records, refused, outcomes ?? []);
-					results.failures.push(failure);
-					for (const indexInBatch of refused) {
-						results.failedAt[batch.positions[indexInBatch]] = {
-							failure,
-							batch,
-							sent: true,
-							refusal: outcomes?.[indexInBatch]?.message ?? 'no reason was given',
-						};
-					}
-				}
+				fileAnswer.call(this, { results, batch, batchCount: batches.length, records, settings }, response, await connection);
 			} catch (error) {
 				const failure = describeFailure.call(this, error, batch, batches.length, records);
 				results.failures.push(failure);
@@ -141,3 +116,47 @@ export async function sendBatches(
 	return results;
 }
 
+interface BatchContext {
+	results: ImportResults;
+	batch: ImportBatch;
+	batchCount: number;
+	records: PendingRecord[];
+	settings: ImportSettings;
+}
+
+/**
+ * Files a batch's 2xx answer: an output per imported record, and the records the answer lists as
+ * refused (node version 1.2) as one failure of the batch. Throws when the answer was not the service's.
+ */
+function fileAnswer(
+	this: IExecuteFunctions,
+	{ results, batch, batchCount, records, settings }: BatchContext,
+	response: RecordsResponse,
+	connection: RecordsConnection,
+): void {
+	const answer = readImportAnswer(response, batch.positions.length, settings.strictAnswers);
+	const itemIndex = records[batch.positions[0]].itemIndex;
+	if (answer.kind === 'foreign') throw foreignAnswerError.call(this, answer, connection.secret, itemIndex);
+	const { outcomes } = answer;
+	const refused: number[] = [];
+	batch.positions.forEach((position, indexInBatch) => {
+		const outcome = outcomes?.[indexInBatch];
+		if (settings.strictAnswers && outcome?.refused) {
+			refused.push(indexInBatch);
+			return;
+		}
+		results.outputs[position] = successOutput(batch, sendableRecord(records[position]), outcome, response.body, settings);
+	});
+	if (refused.length < batch.positions.length) results.succeeded.push(batch);
+	if (refused.length === 0) return;
+	const failure = describeRefusal.call(this, batch, batchCount, records, refused, outcomes ?? []);
+	results.failures.push(failure);
+	for (const indexInBatch of refused) {
+		results.failedAt[batch.positions[indexInBatch]] = {
+			failure,
+			batch,
+			sent: true,
+			refusal: outcomes?.[indexInBatch]?.message ?? 'no reason was given',
+		};
+	}
+}
