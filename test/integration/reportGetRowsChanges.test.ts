@@ -2,7 +2,8 @@
  * Report → Get Rows on a report that changes while it is read, through n8n's execution engine over
  * real HTTP. The service is a small report server of this test, whose rows change between two
  * given requests, so that every case is exact: offset paging then reads a row twice (a row added
- * above the page being read) or skips one (a row removed).
+ * above the page being read) or skips one (a row removed). The same cases on today's code before
+ * version 1.2 show the row read twice or skipped.
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -73,30 +74,30 @@ const ids = (result: RunNodeResult) => result.items.map((item) => item.json.ID);
 const currentIds = () => report.rows.map((row) => row.c1);
 
 describe('Get Rows (node version 1.2) on a report that changes while it is read', () => {
-	it('reads a report that stands still once, with two requests to check it', async () => {
+	it('reads a report that stands still once: each page after the first from one row earlier, no extra request', async () => {
 		useReport(35, () => false, addAtTop);
 		const result = await getRows();
 
 		expect(result.error).toBeUndefined();
 		expect(ids(result)).toEqual(currentIds());
-		// 4 pages, the empty page confirming the end (at the size of the short page), then the first
-		// rows (up to 100) and the end again.
+		// 4 pages, then the empty page confirming the end (at the size of the short page).
 		expect(report.requests).toEqual([
 			{ offset: 0, limit: 10 },
-			{ offset: 10, limit: 10 },
-			{ offset: 20, limit: 10 },
-			{ offset: 30, limit: 10 },
-			{ offset: 35, limit: 5 },
-			{ offset: 0, limit: 35 },
-			{ offset: 34, limit: 2 },
+			{ offset: 9, limit: 11 },
+			{ offset: 19, limit: 11 },
+			{ offset: 29, limit: 11 },
+			{ offset: 34, limit: 6 },
 		]);
 	});
 
 	it.each([
-		['added at the top', addAtTop],
-		['removed at the top', removeFirst],
-	])('a row %s between two pages: reads again, and outputs every row once', async (_label, change) => {
-		useReport(35, (request) => request === 3, change);
+		['added at the top', 35, 3, addAtTop],
+		['removed at the top', 35, 3, removeFirst],
+		['added after row 120, below the first 100, above the rows not read yet', 250, 14, (rows: ChangingReport['rows']) => rows.splice(120, 0, { c1: 'N-middle' })],
+		['removed at row 120', 250, 14, (rows: ChangingReport['rows']) => void rows.splice(119, 1)],
+		['removed just before the end is confirmed', 35, 5, removeFirst],
+	])('a row %s between two requests: reads again, and outputs every row once', async (_label, count, request, change) => {
+		useReport(count, (n) => n === request, change);
 		const result = await getRows();
 
 		expect(result.error).toBeUndefined();
@@ -104,8 +105,8 @@ describe('Get Rows (node version 1.2) on a report that changes while it is read'
 		expect(new Set(ids(result)).size).toBe(ids(result).length);
 	});
 
-	it('a row added after the last page read: found at the end, and read again', async () => {
-		useReport(35, (request) => request === 6, (rows) => rows.push({ c1: 'R36' }));
+	it('a row added after the last full page is simply read: nothing was skipped', async () => {
+		useReport(35, (request) => request === 5, (rows) => rows.push({ c1: 'R36' }));
 		const result = await getRows();
 
 		expect(result.error).toBeUndefined();
@@ -113,7 +114,7 @@ describe('Get Rows (node version 1.2) on a report that changes while it is read'
 		expect(ids(result)).toHaveLength(36);
 	});
 
-	it('with a Limit, checks only the rows it read', async () => {
+	it('with a Limit, reads again too', async () => {
 		useReport(35, (request) => request === 2, removeFirst);
 		const result = await getRows({}, undefined, { returnAll: false, limit: 15 });
 
@@ -127,9 +128,9 @@ describe('Get Rows (node version 1.2) on a report that changes while it is read'
 
 		expect(result.items).toEqual([]);
 		expect(result.error?.message).toBe(
-			'Report "zmeny" changed during each of 3 reads: the rows read are not one state of the report',
+			'Report "zmeny" changed during each of 3 reads: the rows read would not be one state of the report',
 		);
-		expect(result.error?.description).toContain('After the last read, its first rows are not the ones read at the start.');
+		expect(result.error?.description).toMatch(/^In the last read, row \d+ is no longer the one read last: rows were added or removed/);
 		expect(result.error?.description).toContain('"Output the Rows Read"');
 	});
 

@@ -82,6 +82,13 @@ export interface ReadReportOptions {
 	 */
 	fallBackOnServerErrors?: boolean;
 	/**
+	 * Ask for every page after the first from one row earlier, and fail with ReportChangedError when
+	 * that row is not the last row of the page before: rows were added or removed above the rows not
+	 * read yet, between the two requests, and a row would be read twice or skipped (Get Rows). Costs
+	 * one row per request, no request.
+	 */
+	detectChanges?: boolean;
+	/**
 	 * Called once per page, in report order; the next page is handed on only after it returns.
 	 * Returning 'stop' ends the read after this page (the Report Trigger reads only past the rows it
 	 * remembers); pages requested ahead are discarded. The rows must not be changed: the read
@@ -120,8 +127,13 @@ interface SeenPage {
 interface PlannedPage {
 	offset: number;
 	limit: number;
+	/** Asked from one row earlier (detectChanges): the page's first row is the previous page's last. */
+	overlap: boolean;
 	result: Promise<TablePage>;
 }
+
+/** The report changed between two page requests of a read (detectChanges). */
+export class ReportChangedError extends NodeOperationError {}
 
 export function reportPath(reportId: string): string {
 	return `/api/analysis/reports/${encodeURIComponent(reportId)}/data/table`;
@@ -241,6 +253,9 @@ class ReportRead {
 
 	private offsetHonoured = false;
 
+	/** JSON of the last row handed on (detectChanges). */
+	private lastRow: string | undefined;
+
 	private readonly sizer: PageSizer;
 
 	private readonly concurrency: number;
@@ -259,14 +274,14 @@ class ReportRead {
 		this.nextOffset = this.startOffset;
 	}
 
-	private request(offset: number, limit: number): Promise<TablePage> {
+	private request(offset: number, limit: number, overlap = false): Promise<TablePage> {
 		this.requests++;
 		const result = fetchTablePage.call(
 			this.context,
 			this.options,
 			this.connection,
-			offset,
-			limit,
+			overlap ? offset - 1 : offset,
+			overlap ? limit + 1 : limit,
 			this.sizer.finalStatuses(limit),
 		);
 		// Planned pages may be dropped before they are awaited; their failures must not go unhandled.
@@ -282,7 +297,8 @@ class ReportRead {
 			if (maxRows !== undefined && planned >= maxRows) return;
 			const { size } = this.sizer;
 			const limit = maxRows === undefined ? size : Math.min(size, maxRows - planned);
-			this.inFlight.push({ offset: this.nextOffset, limit, result: this.request(this.nextOffset, limit) });
+			const overlap = this.options.detectChanges === true && this.nextOffset > this.startOffset;
+			this.inFlight.push({ offset: this.nextOffset, limit, overlap, result: this.request(this.nextOffset, limit, overlap) });
 			this.nextOffset += limit;
 		}
 	}
@@ -369,6 +385,23 @@ class ReportRead {
 		this.previous = seen;
 	}
 
+	/**
+	 * The rows of a page asked from one row earlier, without that row, which must be the last row
+	 * handed on. Otherwise the report changed, unless the service ignores `offset` (the probe says).
+	 */
+	private async withoutOverlap(offset: number, rows: ReportRow[]): Promise<ReportRow[]> {
+		if (rows.length > 0 && JSON.stringify(rows[0]) === this.lastRow) return rows.slice(1);
+		if (!this.offsetHonoured) await this.checkOffsetHonoured(offset, offset - 1);
+		throw new ReportChangedError(
+			this.context.getNode(),
+			`Report "${this.options.reportId}" changed while it was read: row ${offset} is no longer the one read last`,
+			{
+				itemIndex: this.options.itemIndex,
+				description: 'Rows were added or removed above the rows not read yet, so a row would be read twice or skipped.',
+			},
+		);
+	}
+
 	/** Reads pages until the report ends, the row limit is reached or a guard stops the read. */
 	async run(): Promise<void> {
 		const { onPage, maxRows } = this.options;
@@ -379,7 +412,7 @@ class ReportRead {
 				const { head, page } = next;
 				const columns = this.checkColumns(page, head.offset);
 
-				let rows = page.rows;
+				let rows = head.overlap ? await this.withoutOverlap(head.offset, page.rows) : page.rows;
 				const received = rows.length;
 				this.sizer.onPage(head.limit, received);
 				if (received === 0) break;
@@ -389,6 +422,7 @@ class ReportRead {
 					rows = rows.slice(0, maxRows - this.delivered);
 				}
 				this.pages++;
+				this.lastRow = JSON.stringify(rows[rows.length - 1]);
 				const verdict = await onPage({ offset: head.offset, columns, rows });
 				this.delivered += rows.length;
 				if (verdict === 'stop') {
@@ -412,21 +446,6 @@ class ReportRead {
 			await Promise.all(this.discarded);
 		}
 	}
-}
-
-/**
- * One request for rows `offset` to `offset + limit` outside a read (the checks Get Rows makes after
- * one, consistentRead.ts), with the read's report, item, timeout and retries.
- */
-export async function fetchReportRows(
-	this: RecordsFunctions,
-	options: Pick<ReadReportOptions, 'reportId' | 'itemIndex' | 'timeoutMs' | 'retry'>,
-	offset: number,
-	limit: number,
-): Promise<ReportRow[]> {
-	const connection = await recordsConnection.call(this, options.itemIndex);
-	const page = await fetchTablePage.call(this, { ...options, pageSize: limit, onPage: () => undefined }, connection, offset, limit);
-	return page.rows;
 }
 
 export async function readReportPages(

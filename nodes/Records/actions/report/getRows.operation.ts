@@ -5,10 +5,9 @@ import type {
 	INodeProperties,
 	IPairedItemData,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { readReportPages } from '../../../shared/report/paging';
-import { ReadTrace } from '../../../shared/report/consistentRead';
+import { readReportPages, ReportChangedError } from '../../../shared/report/paging';
 import { isToolNodeType } from '../tool/use';
 import { executeAsTool, toolProperties } from './getRowsAsTool';
 import { forEachItem } from '../../../shared/perItem';
@@ -59,7 +58,7 @@ const changedReport: INodeProperties = {
 	type: 'options',
 	default: 'reread',
 	description:
-		'After the last page, the first rows and the end of the report are read again: if they changed, a row may have been read twice or skipped. Without this option, node version 1.2 reads again and older versions do not check.',
+		'Each page after the first is asked for from one row earlier; if that row moved, rows were added or removed during the read and one would be read twice or skipped. Without this option, node version 1.2 reads again and older versions do not check.',
 	options: [
 		{
 			name: 'Read Again, Then Fail',
@@ -124,8 +123,9 @@ function readRequest(this: IExecuteFunctions, itemIndex: number) {
 }
 
 /**
- * Reads one item's report, and with "Read Again, Then Fail" reads it again while it changed under
- * the read (ReadTrace), at most MAX_READS times.
+ * Reads one item's report; with "Read Again, Then Fail", every page after the first overlaps the
+ * page before by a row (the engine's detectChanges), and a read the report changed under is
+ * started again, MAX_READS reads at most.
  */
 async function readItemRows(
 	this: IExecuteFunctions,
@@ -133,26 +133,25 @@ async function readItemRows(
 	pairedItem: IPairedItemData,
 ): Promise<INodeExecutionData[]> {
 	const request = readRequest.call(this, itemIndex);
-	const { reportId, maxRows, settings } = request;
 	for (let read = 1; ; read++) {
-		const trace = new ReadTrace();
-		const { output, stopped } = await readOnce.call(this, itemIndex, pairedItem, request, trace);
-		if (request.changed === 'accept' || stopped) return output;
-		const change = await trace.change(
-			this,
-			{ reportId, itemIndex, timeoutMs: settings.request.timeoutMs, retry: settings.request.retry },
-			maxRows === undefined || trace.rows < maxRows,
-		);
-		if (change === undefined) return output;
-		if (read >= MAX_READS) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Report "${reportId}" changed during each of ${MAX_READS} reads: the rows read are not one state of the report`,
-				{
-					itemIndex,
-					description: `After the last read, ${change}. While rows are added or removed, a read in pages can read a row twice or skip one. Read the report when it is not being changed, or set "If the Report Changes While Read" in the options to "Output the Rows Read" to accept such a read.`,
-				},
-			);
+		try {
+			return await readOnce.call(this, pairedItem, itemIndex, request);
+		} catch (error) {
+			if (!(error instanceof ReportChangedError)) {
+				throw error instanceof NodeApiError || error instanceof NodeOperationError
+					? error
+					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			}
+			if (read >= MAX_READS) {
+				throw new NodeOperationError(
+					this.getNode(),
+					`Report "${request.reportId}" changed during each of ${MAX_READS} reads: the rows read would not be one state of the report`,
+					{
+						itemIndex,
+						description: `In the last read, ${error.message.replace(/^Report "[^"]*" changed while it was read: /, '')}: rows were added or removed above the rows not read yet, so a row would have been read twice or skipped. Read the report when it is not being changed, or set "If the Report Changes While Read" in the options to "Output the Rows Read" to accept such a read.`,
+					},
+				);
+			}
 		}
 	}
 }
@@ -160,11 +159,10 @@ async function readItemRows(
 /** Reads one item's report once and turns its pages into output items, in the chosen shape. */
 async function readOnce(
 	this: IExecuteFunctions,
-	itemIndex: number,
 	pairedItem: IPairedItemData,
+	itemIndex: number,
 	request: ReturnType<typeof readRequest>,
-	trace: ReadTrace,
-): Promise<{ output: INodeExecutionData[]; stopped: boolean }> {
+): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
 	const { reportId, maxRows, settings, outputMode } = request;
 	const output: INodeExecutionData[] = [];
@@ -180,8 +178,8 @@ async function readOnce(
 		timeoutMs: settings.request.timeoutMs,
 		retry: settings.request.retry,
 		fallBackOnServerErrors: true,
+		detectChanges: request.changed === 'reread',
 		onPage: (page) => {
-			trace.onPage(page.rows);
 			shaper ??= reportShaper(node, page.columns, settings, reportId, itemIndex);
 			const { shape } = shaper;
 			const { rows } = page;
@@ -207,7 +205,7 @@ async function readOnce(
 		json.rows = allRows;
 		output.push({ json, pairedItem });
 	}
-	return { output, stopped: summary.stopped };
+	return output;
 }
 
 /**
