@@ -26,6 +26,9 @@
  *   asks again at the guide's 100 rows when a larger `limit` is refused.
  * - At most `maxPages` requests are made; reaching that without reaching the end is an error, never
  *   a silently short result.
+ * - With `detectChanges` (Get Rows 1.2), every page after the first is asked for from one row
+ *   earlier; that row must be the last one handed on, or the report changed between the two
+ *   requests (ReportChangedError): rows added or removed above the rows not read yet shift them.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
