@@ -177,6 +177,14 @@ describe("n8n's Retry On Fail", () => {
 		expect(timesStored('Úkol 0')).toBe(2);
 	});
 
+	it('with Continue On Fail, an error item says so too', async () => {
+		await addFaults(sandbox, { route: 'import', refuseRecords: [1] });
+		const result = await importTasks(tasks(2), {}, { continueOnFail: true, retryOnFail: { maxTries: 2, waitBetweenTries: 0 } });
+
+		expect(statuses(result)).toEqual(['created', 'error']);
+		expect(result.items[1].json.description).toContain('"Retry On Fail" is on in this node\'s settings');
+	});
+
 	it('the Import operation shows a notice against it', () => {
 		const notice = new Records().description.properties.find((property) => property.name === 'retryOnFailNotice');
 		expect(notice).toMatchObject({ type: 'notice', displayOptions: { show: { resource: ['record'], operation: ['import'] } } });

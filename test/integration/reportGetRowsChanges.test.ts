@@ -130,7 +130,7 @@ describe('Get Rows (node version 1.2) on a report that changes while it is read'
 		expect(result.error?.message).toBe(
 			'Report "zmeny" changed during each of 3 reads: the rows read would not be one state of the report',
 		);
-		expect(result.error?.description).toMatch(/^In the last read, row \d+ is no longer the one read last: rows were added or removed/);
+		expect(result.error?.description).toMatch(/^In the last read, row \d+ was no longer the one read last: rows were added or removed/);
 		expect(result.error?.description).toContain('"Output the Rows Read"');
 	});
 

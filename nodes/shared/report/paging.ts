@@ -30,6 +30,7 @@
  *   earlier; that row must be the last one handed on, or the report changed between the two
  *   requests (ReportChangedError): rows added or removed above the rows not read yet shift them.
  */
+import type { INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { PageSizer, type PageSizeSetting } from './pageSize';
@@ -135,8 +136,20 @@ interface PlannedPage {
 	result: Promise<TablePage>;
 }
 
-/** The report changed between two page requests of a read (detectChanges). */
-export class ReportChangedError extends NodeOperationError {}
+/** The report changed between two page requests of a read (detectChanges): `row` had moved. */
+export class ReportChangedError extends NodeOperationError {
+	constructor(
+		node: INode,
+		reportId: string,
+		readonly row: number,
+		itemIndex: number | undefined,
+	) {
+		super(node, `Report "${reportId}" changed while it was read: row ${row} is no longer the one read last`, {
+			itemIndex,
+			description: 'Rows were added or removed above the rows not read yet, so a row would be read twice or skipped.',
+		});
+	}
+}
 
 export function reportPath(reportId: string): string {
 	return `/api/analysis/reports/${encodeURIComponent(reportId)}/data/table`;
@@ -395,14 +408,7 @@ class ReportRead {
 	private async withoutOverlap(offset: number, rows: ReportRow[]): Promise<ReportRow[]> {
 		if (rows.length > 0 && JSON.stringify(rows[0]) === this.lastRow) return rows.slice(1);
 		if (!this.offsetHonoured) await this.checkOffsetHonoured(offset, offset - 1);
-		throw new ReportChangedError(
-			this.context.getNode(),
-			`Report "${this.options.reportId}" changed while it was read: row ${offset} is no longer the one read last`,
-			{
-				itemIndex: this.options.itemIndex,
-				description: 'Rows were added or removed above the rows not read yet, so a row would be read twice or skipped.',
-			},
-		);
+		throw new ReportChangedError(this.context.getNode(), this.options.reportId, offset, this.options.itemIndex);
 	}
 
 	/** Reads pages until the report ends, the row limit is reached or a guard stops the read. */
