@@ -20,6 +20,8 @@ interface ChangingReport {
 	/** Called before each request is answered, with its number (1-based): may change the rows. */
 	beforeRequest: (request: number) => void;
 	requests: Array<{ offset: number; limit: number }>;
+	/** A hard maximum of `limit`, refused with 400 above it. */
+	maxLimit?: number;
 }
 
 let server: http.Server;
@@ -31,6 +33,11 @@ beforeAll(async () => {
 		const offset = Number(url.searchParams.get('offset') ?? 0);
 		const limit = Number(url.searchParams.get('limit') ?? 100);
 		report.requests.push({ offset, limit });
+		if (report.maxLimit !== undefined && limit > report.maxLimit) {
+			res.writeHead(400, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ error: 'invalid_limit', message: `limit must be at most ${report.maxLimit}` }));
+			return;
+		}
 		report.beforeRequest(report.requests.length);
 		const body = JSON.stringify({ columns: [{ id: 'c1', name: 'ID' }], rows: report.rows.slice(offset, offset + limit) });
 		res.writeHead(200, { 'content-type': 'application/json' });
@@ -74,19 +81,20 @@ const ids = (result: RunNodeResult) => result.items.map((item) => item.json.ID);
 const currentIds = () => report.rows.map((row) => row.c1);
 
 describe('Get Rows (node version 1.2) on a report that changes while it is read', () => {
-	it('reads a report that stands still once: each page after the first from one row earlier, no extra request', async () => {
+	it('reads a report that stands still once: each page after the first from one row earlier, never above the page size', async () => {
 		useReport(35, () => false, addAtTop);
+		report.maxLimit = 10;
 		const result = await getRows();
 
 		expect(result.error).toBeUndefined();
 		expect(ids(result)).toEqual(currentIds());
-		// 4 pages, then the empty page confirming the end (at the size of the short page).
+		// 10 rows, then 9 new ones a page, then the short page and the one confirming the end.
 		expect(report.requests).toEqual([
 			{ offset: 0, limit: 10 },
-			{ offset: 9, limit: 11 },
-			{ offset: 19, limit: 11 },
-			{ offset: 29, limit: 11 },
-			{ offset: 34, limit: 6 },
+			{ offset: 9, limit: 10 },
+			{ offset: 18, limit: 10 },
+			{ offset: 27, limit: 10 },
+			{ offset: 34, limit: 8 },
 		]);
 	});
 

@@ -89,7 +89,7 @@ export interface ReadReportOptions {
 	 * Ask for every page after the first from one row earlier, and fail with ReportChangedError when
 	 * that row is not the last row of the page before: rows were added or removed above the rows not
 	 * read yet, between the two requests, and a row would be read twice or skipped (Get Rows). Costs
-	 * one row per request, no request.
+	 * one row of each such page (the overlapping one, within the page size), no request.
 	 */
 	detectChanges?: boolean;
 	/**
@@ -130,7 +130,10 @@ interface SeenPage {
 
 interface PlannedPage {
 	offset: number;
+	/** Rows of the report the page is to bring (new rows: without the overlapping one). */
 	limit: number;
+	/** The `limit` sent: one more than `limit` for an overlapping page. */
+	requested: number;
 	/** Asked from one row earlier (detectChanges): the page's first row is the previous page's last. */
 	overlap: boolean;
 	result: Promise<TablePage>;
@@ -290,16 +293,9 @@ class ReportRead {
 		this.nextOffset = this.startOffset;
 	}
 
-	private request(offset: number, limit: number, overlap = false): Promise<TablePage> {
+	private request(offset: number, limit: number): Promise<TablePage> {
 		this.requests++;
-		const result = fetchTablePage.call(
-			this.context,
-			this.options,
-			this.connection,
-			overlap ? offset - 1 : offset,
-			overlap ? limit + 1 : limit,
-			this.sizer.finalStatuses(limit),
-		);
+		const result = fetchTablePage.call(this.context, this.options, this.connection, offset, limit, this.sizer.finalStatuses(limit));
 		// Planned pages may be dropped before they are awaited; their failures must not go unhandled.
 		result.catch(() => undefined);
 		return result;
@@ -311,10 +307,14 @@ class ReportRead {
 		while (this.inFlight.length < window && this.requests < this.maxPages) {
 			const planned = this.nextOffset - this.startOffset;
 			if (maxRows !== undefined && planned >= maxRows) return;
-			const { size } = this.sizer;
-			const limit = maxRows === undefined ? size : Math.min(size, maxRows - planned);
 			const overlap = this.options.detectChanges === true && this.nextOffset > this.startOffset;
-			this.inFlight.push({ offset: this.nextOffset, limit, overlap, result: this.request(this.nextOffset, limit, overlap) });
+			// An overlapping page spends one row of the page size on the row before it, so that no
+			// request asks for more than the page size (a service's maximum may be exactly that).
+			const fresh = overlap ? Math.max(1, this.sizer.size - 1) : this.sizer.size;
+			const limit = maxRows === undefined ? fresh : Math.min(fresh, maxRows - planned);
+			const requested = overlap ? limit + 1 : limit;
+			const from = overlap ? this.nextOffset - 1 : this.nextOffset;
+			this.inFlight.push({ offset: this.nextOffset, limit, requested, overlap, result: this.request(from, requested) });
 			this.nextOffset += limit;
 		}
 	}
@@ -357,7 +357,7 @@ class ReportRead {
 			return { head, page: await head.result };
 		} catch (error) {
 			// An adaptive read asks again at the guide's default when a large limit is refused.
-			if (!this.sizer.onRefused(head.limit, Number((error as { httpCode?: unknown }).httpCode))) {
+			if (!this.sizer.onRefused(head.requested, Number((error as { httpCode?: unknown }).httpCode))) {
 				throw error instanceof NodeApiError || error instanceof NodeOperationError
 					? error
 					: new NodeOperationError(this.context.getNode(), error as Error, { itemIndex: this.options.itemIndex });
@@ -423,7 +423,8 @@ class ReportRead {
 
 				let rows = head.overlap ? await this.withoutOverlap(head.offset, page.rows) : page.rows;
 				const received = rows.length;
-				this.sizer.onPage(head.limit, received);
+				// The sizer sees what the service was asked and served; the read counts new rows.
+				this.sizer.onPage(head.requested, received === 0 ? 0 : page.rows.length);
 				if (received === 0) break;
 				await this.checkRepeated(head.offset, rows);
 
