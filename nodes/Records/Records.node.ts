@@ -26,11 +26,14 @@ export class Records implements INodeType {
 		// 1.1: dates n8n turned into text are sent as dates, and every date-time gets its calendar
 		// day in the workflow's time zone (Import and Invoice alike); Get Rows without a Page Size
 		// adapts the page size (fewer requests). 1 keeps its behaviour.
-		version: [1, 1.1],
+		// 1.2: an import's answer is read strictly (records it lists as refused fail their items; a
+		// 2xx that is neither JSON nor empty is not the service's), and Get Rows checks that the
+		// report did not change while it was read.
+		version: [1, 1.1, 1.2],
 		// What the node does, in words, under its name on the canvas (each resource has one operation).
 		subtitle:
 			'={{ {"import": "Import records", "getRows": "Read report rows", "respond": "Respond to call", "request": "Custom API call", "getMany": "List clients", "create": "Create invoice"}[$parameter["operation"]] || $parameter["operation"] }}',
-		defaultVersion: 1.1,
+		defaultVersion: 1.2,
 		description:
 			'Import records into, read reports from, and answer workflow calls of a Records installation',
 		defaults: { name: 'Records' },

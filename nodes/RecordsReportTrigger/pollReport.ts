@@ -131,7 +131,7 @@ async function runDetector(
 			maxPages: poll.read.maxPages,
 			timeoutMs: poll.read.request.timeoutMs,
 			retry: poll.read.request.retry,
-			overlap: true,
+			detectChanges: true,
 			onPage: (page) => {
 				columns = page.columns;
 				const verdict = detector.take(page.columns, page.rows);

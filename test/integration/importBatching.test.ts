@@ -26,7 +26,7 @@ const addFault = async (rule: IDataObject) => await addFaults(sandbox, rule);
 function importRecords(
 	parameters: IDataObject,
 	input: IDataObject[],
-	extra: { continueOnFail?: boolean; credentials?: RecordsCredentialData } = {},
+	extra: { continueOnFail?: boolean; credentials?: RecordsCredentialData; typeVersion?: number } = {},
 ) {
 	return runNode({
 		nodeType: new Records(),
@@ -34,6 +34,7 @@ function importRecords(
 		credentials: extra.credentials ?? credentials,
 		input,
 		continueOnFail: extra.continueOnFail,
+		typeVersion: extra.typeVersion,
 	});
 }
 
@@ -160,7 +161,7 @@ describe('batching', () => {
 describe('faults the service recovers from', () => {
 	it.each([
 		['429 with Retry-After', { status: 429, retryAfter: 0, times: 2 }, '429'],
-		['503', { status: 503, times: 2 }, '503'],
+		['503 with Retry-After', { status: 503, retryAfter: 0, times: 2 }, '503'],
 		['a dropped connection, with "Retry When Outcome Unknown"', { reset: true, times: 1 }, 'reset'],
 	])('after %s, sends the batch again: nothing lost, nothing doubled', async (_label, fault, faultStatus) => {
 		await addFault({ route: 'import', ...fault });
@@ -391,10 +392,11 @@ describe('responses the spec does not show', () => {
 			{ status: 200, contentType: 'application/json', body: '{"results":[{"index":1,"status":"skipped","message":"Zamčený záznam"}]}' },
 			['imported', 'skipped'],
 		],
-	])('tolerates %s', async (_label, response, statuses) => {
+	])('tolerates %s (node version 1.1)', async (_label, response, statuses) => {
 		reply = response;
 		const result = await importRecords({ recordTypeId: 'ukoly', options: { includeResponse: true } }, tasks(2), {
 			credentials: otherService(),
+			typeVersion: 1.1,
 		});
 
 		expect(result.error).toBeUndefined();
@@ -402,5 +404,42 @@ describe('responses the spec does not show', () => {
 		expect(result.items.map((item) => item.json.record)).toEqual(tasks(2));
 		expect(received).toEqual([{ path: '/api/3p/import/ukoly', records: 2 }]);
 		if (statuses[1] === 'skipped') expect(result.items[1].json.message).toBe('Zamčený záznam');
+	});
+
+	it.each([
+		['an empty 200', { status: 200, body: '' }],
+		['204 No Content', { status: 204, body: '' }],
+		['a JSON summary', { status: 200, contentType: 'application/json', body: '{"imported":2}' }],
+		['JSON under a vendor type', { status: 200, contentType: 'application/vnd.records+json', body: '{"ok":true}' }],
+	])('node version 1.2 takes %s for an import', async (_label, response) => {
+		reply = response;
+		const result = await importRecords({ recordTypeId: 'ukoly' }, tasks(2), { credentials: otherService() });
+
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.status)).toEqual(['imported', 'imported']);
+	});
+
+	it.each([
+		['plain text', { status: 200, contentType: 'text/plain', body: 'OK' }, 'text/plain', 'OK'],
+		['XML', { status: 200, contentType: 'application/xml', body: '<ok/>' }, 'application/xml', '<ok/>'],
+		['an HTML page without a content type', { status: 200, body: '<html><body>Přihlášení</body></html>' }, 'no content type', '<html><body>Přihlášení</body></html>'],
+	])('node version 1.2 fails %s: the outcome is unknown, the error shows what came', async (_label, response, type, start) => {
+		reply = response;
+		const result = await importRecords({ recordTypeId: 'ukoly' }, tasks(2), { credentials: otherService() });
+
+		expect(result.error?.message).toBe(
+			`Batch 1 of 1 (items 0–1) for record type "ukoly" failed: The answer was not the service's: 200 with ${type}, where the service answers JSON`,
+		);
+		expect(result.error?.description).toContain(`It began: "${start}".`);
+		expect(result.error?.description).toContain('whether they were imported is unknown');
+		expect(received).toHaveLength(1);
+	});
+
+	it('never shows the token, even when the foreign answer echoes it', async () => {
+		reply = { status: 200, contentType: 'text/html', body: `<html>Bearer ${credentials.token} is not signed in</html>` };
+		const result = await importRecords({ recordTypeId: 'ukoly' }, tasks(2), { credentials: otherService(), typeVersion: 1.1 });
+
+		expect(result.error?.description).toContain('It began: "<html>Bearer *** is not signed in</html>".');
+		expectNoToken(result);
 	});
 });

@@ -5,7 +5,8 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { Records } from '../../nodes/Records/Records.node';
 import { runNode, toolVariant, type RunNodeOptions } from '../../tooling/harness/n8nCoreHarness';
-import { addFaults, control } from '../../tooling/sandbox/control';
+import { addFaults, control, setGuesses } from '../../tooling/sandbox/control';
+import { GUESS_SETS } from '../../tooling/sandbox/guesses';
 import {
 	bankTransactionIds,
 	BANK_COLUMNS,
@@ -444,15 +445,36 @@ describe('Report → Get Rows version 1.1: adaptive page size', () => {
 		expect(reportRequests()).toBeLessThanOrEqual(version1 + 1);
 	});
 
-	it('falls back to 100 rows per page when the service refuses a larger limit (400)', async () => {
+	it.each(GUESS_SETS)('falls back to 100 rows per page when the service refuses a larger limit, under %s', async (_label, guesses) => {
+		await setGuesses(sandbox, guesses);
 		await addFault({ maxLimit: 100 });
 
 		const { items, error } = await getRowsV11({});
 
 		expect(error).toBeUndefined();
 		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
-		// The refused page, then version 1's 101 requests.
-		expect(sandbox.state.stats.requests.report?.byStatus).toEqual({ 200: 101, 400: 1 });
+		// The refused page, asked once, then version 1's 101 requests.
+		expect(sandbox.state.stats.requests.report?.byStatus).toEqual({ 200: 101, [guesses.tooLargeLimitStatus]: 1 });
+	});
+
+	it.each([400, 413, 422, 500, 502, 504])('falls back at the first %i to a larger page, without asking for it again', async (status) => {
+		await addFault({ status, times: 1 });
+
+		const { items, error } = await getRowsV11({});
+
+		expect(error).toBeUndefined();
+		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
+		expect(sandbox.state.stats.requests.report?.byStatus).toEqual({ 200: 101, [status]: 1 });
+	});
+
+	it('retries a 503 (the service unavailable, whatever the size) instead of falling back', async () => {
+		await addFault({ status: 503, retryAfter: 0, times: 1 });
+
+		const { items, error } = await getRowsV11({});
+
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(10_000);
+		expect(sandbox.state.stats.requests.report?.byStatus).toEqual({ 200: 5, 503: 1 });
 	});
 
 	it('an explicit Page Size fixes the page size', async () => {

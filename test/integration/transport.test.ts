@@ -22,7 +22,8 @@ import {
 	type RetryPolicy,
 } from '../../nodes/shared/transport';
 import { runNode, type RecordsCredentialData, type RunNodeResult } from '../../tooling/harness/n8nCoreHarness';
-import { addFaults as addSandboxFaults } from '../../tooling/sandbox/control';
+import { addFaults as addSandboxFaults, setGuesses } from '../../tooling/sandbox/control';
+import { GUESS_SETS } from '../../tooling/sandbox/guesses';
 import { RECORD_TYPES, REPORTS, TOKENS } from '../../tooling/sandbox/server';
 import { useSandbox } from './fixture';
 
@@ -273,6 +274,19 @@ describe('retries of reads', () => {
 		expect(Math.max(...retries) - Math.min(...retries)).toBeGreaterThanOrEqual(200);
 	});
 
+	it.each(GUESS_SETS)('under %s (Retry-After on a rate limit, or none), readers and an import refused by it all finish, each once', async (_label, guesses) => {
+		await setGuesses(sandbox, guesses);
+		await addFaults({ route: '*', rateLimit: { requests: 2, windowSeconds: 1 } });
+		const readers = await Promise.all(Array.from({ length: 4 }, () => getReport(REPORTS.costs, { retry: { baseDelayMs: 300, maxDelayMs: 2_000 } })));
+		const imported = await importTasks({ retry: { baseDelayMs: 300, maxDelayMs: 2_000 } });
+
+		expect(readers.map((result) => succeeded(result).statusCode)).toEqual(Array(4).fill(200));
+		expect(succeeded(imported).statusCode).toBe(200);
+		expect(storedTasks(TASKS[0]['Název'])).toBe(1);
+		const limited = (sandbox.state.faults[0].arrivals ?? []).filter((arrival) => arrival.limited);
+		expect(limited.length).toBeGreaterThanOrEqual(2);
+	});
+
 	it.each([502, 503, 504])('retries after %d, then succeeds', async (status) => {
 		await addFaults({ route: 'report', status, times: 2 });
 		expect(succeeded(await getReport(REPORTS.costs))).toMatchObject({
@@ -494,11 +508,20 @@ describe('imports and the risk of sending records twice', () => {
 
 	it.each([
 		['429', { status: 429, retryAfter: 0 }],
-		['503', { status: 503 }],
+		['503 and Retry-After', { status: 503, retryAfter: 0 }],
 	])('resends an import the service refused with %s', async (_kind, fault) => {
 		await addFaults({ route: 'import', times: 1, ...fault });
 		expect(succeeded(await importTasks())).toMatchObject({ statusCode: 200, attempts: 2 });
 		expect(requestsTo('import')).toBe(2);
+		expect(storedTasks(TASKS[0]['Název'])).toBe(1);
+	});
+
+	it('does not resend an import after a 503 without Retry-After, which a gateway also answers after passing it on', async () => {
+		await addFaults({ route: 'import', status: 503, afterProcessing: true, times: 1 });
+		const error = apiError(await importTasks());
+		expect(error.httpCode).toBe('503');
+		expect(error.description).toContain('may already have processed this request');
+		expect(requestsTo('import')).toBe(1);
 		expect(storedTasks(TASKS[0]['Název'])).toBe(1);
 	});
 

@@ -287,3 +287,81 @@ describe('rows inserted while a client pages (insertRows)', () => {
 		expect(await page(0, 100)).toEqual(ids(1, 20));
 	});
 });
+
+describe('import outcomes: a gateway\'s answers and refused records (importOutcomeFaults.ts)', () => {
+	it('htmlPage answers 200 with a sign-in page: before processing nothing is stored, after it the records are', async () => {
+		await addFaults({ route: 'import', htmlPage: true, times: 1 }, { route: 'import', htmlPage: true, afterProcessing: true, skip: 1, times: 1 });
+		const before = ok(await importTasks(['Před']));
+		const after = ok(await importTasks(['Po']));
+
+		for (const response of [before, after]) {
+			expect(response.status).toBe(200);
+			expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+			expect(response.text).toMatch(/^<!DOCTYPE html>/);
+		}
+		expect(taskNames()).not.toContain('Před');
+		expect(taskNames()).toContain('Po');
+		expect((await stats()).faults.byKind).toEqual({ html_page: 1, html_page_after_processing: 1 });
+	});
+
+	it('refuseRecords refuses the listed records of a request and stores the others; skip lets requests through first', async () => {
+		await addFaults({ route: 'import', refuseRecords: [1], skip: 1, times: 1 });
+		ok(await importTasks(['A0', 'A1']));
+		const response = ok(await importTasks(['B0', 'B1', 'B2']));
+
+		expect(response.json).toEqual({
+			status: 'partial',
+			created: 2,
+			edited: 0,
+			results: [
+				{ index: 0, status: 'created', id: expect.any(String) },
+				{ index: 1, status: 'error', message: 'Record 1 was refused (fault injected by the sandbox)' },
+				{ index: 2, status: 'created', id: expect.any(String) },
+			],
+		});
+		expect(taskNames()).toEqual(expect.arrayContaining(['A0', 'A1', 'B0', 'B2']));
+		expect(taskNames()).not.toContain('B1');
+	});
+
+	it('refuses unknown or malformed options', async () => {
+		for (const rule of [{ htmlPage: 'yes' }, { htmlPage: true, status: 500 }, { refuseRecords: [-1] }, { refuseProbability: 2 }, { skip: 1.5 }]) {
+			const response = await request(sandbox.baseUrl, 'POST', '/__sandbox/faults', { body: { route: 'import', ...rule } });
+			expect(ok(response).status).toBe(400);
+		}
+	});
+});
+
+describe('guesses: behaviours the guide does not define (guesses.ts)', () => {
+	it('answers an import with its results by guess, with an empty 200 under the guide alone', async () => {
+		expect(ok(await importTasks(['G1'])).json).toMatchObject({ status: 'ok', created: 1 });
+		expect((await control('POST', '/guesses', '"guide"')).json).toEqual({ tooLargeLimitStatus: 500, importAnswer: 'empty', rateLimitHeaders: 'none' });
+		const response = ok(await importTasks(['G2']));
+		expect([response.status, response.text]).toEqual([200, '']);
+		expect(taskNames()).toContain('G2');
+	});
+
+	it('refuses a too-large limit with 400 by guess, 500 under the guide alone', async () => {
+		await addFaults({ route: 'report', maxLimit: 100 });
+		expect(ok(await readReport('?limit=101')).status).toBe(400);
+		await control('POST', '/guesses', { tooLargeLimitStatus: 500 });
+		expect(ok(await readReport('?limit=101')).status).toBe(500);
+	});
+
+	it('sends Retry-After with a rate limit\'s 429 by guess, none under the guide alone', async () => {
+		await addFaults({ route: 'report', rateLimit: { requests: 1, windowSeconds: 3600 } });
+		ok(await readReport());
+		expect(ok(await readReport()).headers['retry-after']).toBeDefined();
+		await control('POST', '/guesses', { rateLimitHeaders: 'none' });
+		const refused = ok(await readReport());
+		expect(refused.status).toBe(429);
+		expect(refused.headers['retry-after']).toBeUndefined();
+	});
+
+	it('goes back to the guesses on reset, and refuses unknown settings', async () => {
+		await control('POST', '/guesses', '"guide"');
+		sandbox.reset();
+		expect((await control('GET', '/guesses')).json).toEqual({ tooLargeLimitStatus: 400, importAnswer: 'results', rateLimitHeaders: 'retryAfter' });
+		const response = await request(sandbox.baseUrl, 'POST', '/__sandbox/guesses', { body: { importAnswer: 'xml' } });
+		expect(ok(response).status).toBe(400);
+	});
+});

@@ -83,6 +83,8 @@ export interface RunNodeOptions {
 	 */
 	shareInput?: boolean;
 	continueOnFail?: boolean;
+	/** n8n's Retry On Fail in the node's settings: n8n runs the node again after it failed. */
+	retryOnFail?: { maxTries: number; waitBetweenTries: number };
 	typeVersion?: number;
 	nodeName?: string;
 }
@@ -465,6 +467,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		...nodeUnderTest(options, 'node-under-test', nodeName, refs),
 		position: [200, 0],
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...(options.retryOnFail ? { retryOnFail: true, ...options.retryOnFail } : {}),
 	};
 	const connections = {
 		[START_NODE_NAME]: {

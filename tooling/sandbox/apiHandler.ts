@@ -2,6 +2,7 @@ import type * as http from 'node:http';
 
 import type { SandboxContext } from './context';
 import { faultKinds, resolveFaults, type FaultEffect } from './faults';
+import type { SandboxGuesses } from './guesses';
 import { errorReply, HttpError, pathParts, readBody, writeReply, type Reply } from './http';
 import { matchApi, type RequestContext, type RouteMatch } from './routes/api';
 import { describeUnprocessedImport } from './routes/import';
@@ -48,14 +49,15 @@ export async function handleApi(
 		if (match.needsBody) request.text = await readBody(req);
 		else req.resume();
 		if (effect?.status !== undefined && !effect.afterProcessing) {
-			throw faultError(effect);
+			throw faultError(effect, state.guesses);
 		}
-		reply = await match.handle(request.text ?? '', context);
+		reply = effect?.htmlPage && !effect.afterProcessing ? signInPage() : await match.handle(request.text ?? '', context);
 	} catch (error) {
 		reply = errorReply(error, options.quiet);
 	}
 	// Handled (when it succeeded) before failing the response: the service may have processed it.
-	if (effect?.afterProcessing && effect.status !== undefined) reply = errorReply(faultError(effect), options.quiet);
+	if (effect?.afterProcessing && effect.status !== undefined) reply = errorReply(faultError(effect, state.guesses), options.quiet);
+	if (effect?.afterProcessing && effect.htmlPage) reply = signInPage();
 	if (effect && effect.slowMs > 0) await ctx.delay(effect.slowMs);
 	let status: number | 'reset';
 	if (effect?.afterProcessing && effect.reset) {
@@ -98,11 +100,21 @@ function importLogger(
 	};
 }
 
+/** What a sign-in proxy or captive portal in front of the service answers (`htmlPage`): 200 and a page. */
+function signInPage(): Reply {
+	return {
+		status: 200,
+		headers: { 'content-type': 'text/html; charset=utf-8' },
+		body: '<!DOCTYPE html>\n<html lang="en"><head><title>Sign in</title></head><body><form method="post" action="/sso/login"><h1>Sign in to continue</h1><input name="user"><input name="password" type="password"></form></body></html>',
+	};
+}
+
 /** The error answer a fault rule's `status` injects. */
-function faultError(effect: FaultEffect): HttpError {
+function faultError(effect: FaultEffect, guesses: SandboxGuesses): HttpError {
 	const status = effect.status as number;
 	const headers: Record<string, string> = {};
-	if (effect.retryAfter !== undefined) headers['retry-after'] = String(effect.retryAfter);
+	const retryAfterGuessed = effect.rateLimited === true && guesses.rateLimitHeaders === 'none';
+	if (effect.retryAfter !== undefined && !retryAfterGuessed) headers['retry-after'] = String(effect.retryAfter);
 	const messages: Record<number, [string, string]> = {
 		429: ['rate_limited', 'Too many requests; slow down'],
 		500: ['internal_error', 'Internal server error'],

@@ -1,5 +1,6 @@
 import type * as http from 'node:http';
 
+import { GUESSES, type SandboxGuesses } from './guesses';
 import { HttpError } from './http';
 import type { Permission, TokenDefinition, UserDefinition } from './seeds';
 import { SandboxState, type RecordTypeState } from './state';
@@ -18,6 +19,8 @@ export interface SandboxOptions {
 	log?: boolean;
 	/** Serve HTTPS instead of plain HTTP, with a certificate made at start (see tls.ts). */
 	tls?: SandboxTlsOptions | boolean;
+	/** Behaviours the guide does not define (guesses.ts); the sandbox's guesses by default. */
+	guesses?: Partial<SandboxGuesses>;
 }
 
 /** What every route of one running sandbox shares: its store (records, reports, faults, stats), options and timers. */
@@ -33,7 +36,7 @@ export interface SandboxContext {
 }
 
 export function createContext(options: SandboxOptions): SandboxContext {
-	const state = new SandboxState(options.bankRows ?? 10_000);
+	const state = new SandboxState(options.bankRows ?? 10_000, { ...GUESSES, ...options.guesses });
 	let faultCount = 0;
 	const pendingDelays = new Set<NodeJS.Timeout>();
 	return {

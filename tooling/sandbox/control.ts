@@ -1,3 +1,4 @@
+import type { SandboxGuesses } from './guesses';
 import type { Sandbox } from './server';
 
 /**
@@ -25,6 +26,11 @@ export async function control<T = unknown>(sandbox: Sandbox, path: string, body:
 /** Adds fault rules (`POST /__sandbox/faults`, see README.md). */
 export async function addFaults(sandbox: Sandbox, ...rules: Array<Record<string, unknown>>): Promise<void> {
 	await control(sandbox, '/faults', rules);
+}
+
+/** Sets the behaviours the guide does not define (`POST /__sandbox/guesses`, guesses.ts): "guess", "guide" or some settings. */
+export async function setGuesses(sandbox: Sandbox, guesses: 'guess' | 'guide' | Partial<SandboxGuesses>): Promise<SandboxGuesses> {
+	return await control<SandboxGuesses>(sandbox, '/guesses', guesses);
 }
 
 /** Removes every fault rule. */

@@ -1,12 +1,20 @@
 import type { RowPosition } from './reportState';
 import { createRng, type ReportRow } from './seeds';
+// Import outcomes (a gateway's answers, records refused in a 2xx): their own block, importOutcomeFaults.ts.
+import {
+	addImportOutcomeFaults,
+	checkImportOutcomeFaults,
+	IMPORT_OUTCOME_FAULT_KEYS,
+	type ImportOutcomeFaults,
+	skipping,
+} from './importOutcomeFaults';
 
 export const FAULT_ROUTES = ['import', 'report', 'clients', 'invoices', 'records', '*'] as const;
 
 export type FaultRoute = (typeof FAULT_ROUTES)[number];
 
 /** A fault rule as posted to `POST /__sandbox/faults`. See README.md for each option. */
-export interface FaultRule {
+export interface FaultRule extends ImportOutcomeFaults {
 	route: FaultRoute;
 	reportId?: string;
 	recordTypeId?: string;
@@ -45,8 +53,6 @@ export interface FaultRule {
 	 * (see README.md): rows that appear while a client pages through the report.
 	 */
 	insertRows?: { at: RowPosition; count: number };
-	/** Let the first n matching requests through untouched before the rule applies. */
-	skip?: number;
 	/**
 	 * A rate limiter: each token may make `requests` matching requests per window of `windowSeconds`
 	 * (fixed windows, counted from the epoch); the rest get 429 with a `Retry-After` of the seconds
@@ -62,6 +68,8 @@ export interface FaultRule {
 
 export interface FaultRuleState extends FaultRule {
 	id: string;
+	/** With `skip`: matching requests seen so far. */
+	skipped?: number;
 	/** Requests this rule has been applied to. */
 	applied: number;
 	/** Remaining applications when `times` was given. */
@@ -71,8 +79,6 @@ export interface FaultRuleState extends FaultRule {
 	arrivals?: Array<{ at: number; token: string; limited: boolean }>;
 	/** With `rateLimit`: requests per token in its current window. */
 	windows?: Map<string, { start: number; count: number }>;
-	/** With `skip`: matching requests let through so far. */
-	skipped?: number;
 	/** With `insertRows`: every row it added, in report order per insertion. */
 	inserted?: ReportRow[];
 }
@@ -92,6 +98,11 @@ export interface FaultEffect {
 	ignoreOffset: boolean;
 	/** Rules with `insertRows` that fired: the report route adds their rows after reading the page. */
 	insertRows: FaultRuleState[];
+	/** The 429 comes from a `rateLimit` (its Retry-After is a guess, guesses.ts). */
+	rateLimited?: boolean;
+	/** See ImportOutcomeFaults. */
+	htmlPage?: boolean;
+	refuseRecord?: (index: number) => boolean;
 }
 
 const RULE_KEYS = new Set<string>([
@@ -116,6 +127,7 @@ const RULE_KEYS = new Set<string>([
 	'times',
 	'probability',
 	'seed',
+	...IMPORT_OUTCOME_FAULT_KEYS,
 ]);
 
 function isNonNegativeNumber(value: unknown): value is number {
@@ -187,6 +199,8 @@ export function parseFaultRule(input: unknown, index: number): FaultRule | strin
 	if (raw.maxLimit !== undefined && (raw.maxLimit as number) < 1) {
 		return `Fault rule ${index}: maxLimit must be at least 1`;
 	}
+	const outcomeProblem = checkImportOutcomeFaults(raw);
+	if (outcomeProblem) return `Fault rule ${index}: ${outcomeProblem}`;
 	return { ...(raw as Partial<FaultRule>), route: route as FaultRoute };
 }
 
@@ -264,10 +278,7 @@ export function resolveFaults(rules: FaultRuleState[], target: FaultTarget, now 
 		if (rule.recordTypeId !== undefined && rule.recordTypeId !== target.recordTypeId) continue;
 		if (rule.pageOffset !== undefined && rule.pageOffset !== target.offset) continue;
 		if (rule.remaining !== undefined && rule.remaining <= 0) continue;
-		if (rule.skipped !== undefined && rule.skipped < (rule.skip ?? 0)) {
-			rule.skipped++;
-			continue;
-		}
+		if (skipping(rule)) continue;
 		if (rule.probability !== undefined && rule.rng() >= rule.probability) continue;
 		const rateLimitedFor = rule.rateLimit ? overRateLimit(rule, target.token ?? '', now) : undefined;
 		if (rule.rateLimit && rateLimitedFor === undefined) continue;
@@ -281,6 +292,7 @@ export function resolveFaults(rules: FaultRuleState[], target: FaultTarget, now 
 		if (!terminalTaken && rateLimitedFor !== undefined) {
 			effect.status = 429;
 			effect.retryAfter = rateLimitedFor;
+			effect.rateLimited = true;
 		} else if (!terminalTaken && (rule.status !== undefined || rule.reset === true)) {
 			effect.status = rule.status;
 			effect.retryAfter = rule.retryAfter;
@@ -293,6 +305,7 @@ export function resolveFaults(rules: FaultRuleState[], target: FaultTarget, now 
 		if (rule.maxLimit !== undefined) effect.maxLimit = Math.min(effect.maxLimit ?? Infinity, rule.maxLimit);
 		if (rule.ignoreOffset === true) effect.ignoreOffset = true;
 		if (rule.insertRows) effect.insertRows.push(rule);
+		addImportOutcomeFaults(effect, rule, terminalTaken);
 	}
 	return effect;
 }
@@ -309,5 +322,8 @@ export function faultKinds(effect: FaultEffect): string[] {
 	if (effect.maxLimit !== undefined) kinds.push('max_limit');
 	if (effect.ignoreOffset) kinds.push('ignore_offset');
 	if (effect.insertRows.length > 0) kinds.push('insert_rows');
+	if (effect.htmlPage) kinds.push(effect.afterProcessing ? 'html_page_after_processing' : 'html_page');
+	if (effect.refuseRecord) kinds.push('refuse_records');
 	return kinds;
 }
+

@@ -24,6 +24,7 @@ import type { FaultRuleState } from './faults';
 import { ReportState, VirtualBankReport, type SandboxReport } from './reportState';
 
 export { ReportState, VirtualBankReport, type SandboxReport } from './reportState';
+import { GUESSES, type SandboxGuesses } from './guesses';
 
 /**
  * The seeded bank rows, generated and serialised once per size: resets (before every test) then
@@ -279,13 +280,19 @@ export class SandboxState {
 
 	faults: FaultRuleState[] = [];
 
+	/** Behaviours the guide does not define (guesses.ts); back to the start's on every reset. */
+	guesses: SandboxGuesses = { ...GUESSES };
+
 	stats = new SandboxStats();
 
 	outboundLog: OutboundLogEntry[] = [];
 
 	private nextInvoiceId = 1;
 
-	constructor(private readonly bankRows: number) {
+	constructor(
+		private readonly bankRows: number,
+		private readonly initialGuesses: SandboxGuesses = GUESSES,
+	) {
 		this.seed();
 	}
 
@@ -331,6 +338,7 @@ export class SandboxState {
 		this.invoices = [];
 		this.nextInvoiceId = 1;
 		this.faults = [];
+		this.guesses = { ...this.initialGuesses };
 		this.stats.clear();
 		this.outboundLog = [];
 	}

@@ -10,6 +10,10 @@
  * once a page comes back short (the service caps pages: the engine's silent-cap guard lowers the size
  * to what it served). A service that refuses a large `limit` outright (a 4xx other than the
  * authentication, not-found and rate-limit ones) is asked again at the guide's default of 100, once.
+ * With `serverErrors` (Get Rows), 500, 502 and 504 count as such a refusal too: the guide's only
+ * error status is 500, and a page too large to build (or to build within a gateway's time) ends in
+ * one of these. A page asked at a size above 100 is then not retried on them (finalStatuses): the
+ * size is given up at the first refusal, and the read goes on at 100, where retries apply again.
  */
 
 /** The guide's default `limit`, and what an adaptive read falls back to when a large one is refused. */
@@ -22,6 +26,14 @@ export type PageSizeSetting = number | 'adaptive';
 /** 4xx answers that say nothing about `limit`: the token, the report, the timeout, the rate. */
 const NOT_ABOUT_LIMIT = new Set([401, 403, 404, 408, 429]);
 
+/** 5xx answers that can be about `limit` (503 says the service is unavailable, whatever the size). */
+const SERVER_REFUSALS = [500, 502, 504];
+
+export interface PageSizerOptions {
+	/** Take 500, 502 and 504 as a refusal of a large `limit` too (see above). */
+	serverErrors?: boolean;
+}
+
 export class PageSizer {
 	/** The `limit` the next planned page asks for. */
 	size: number;
@@ -32,7 +44,10 @@ export class PageSizer {
 
 	private readonly adaptive: boolean;
 
-	constructor(setting: PageSizeSetting) {
+	private readonly serverErrors: boolean;
+
+	constructor(setting: PageSizeSetting, options: PageSizerOptions = {}) {
+		this.serverErrors = options.serverErrors === true;
 		this.adaptive = setting === 'adaptive';
 		this.size = setting === 'adaptive' ? ADAPTIVE_FIRST_PAGE : Math.max(1, Math.floor(setting));
 		this.growing = this.adaptive;
@@ -63,10 +78,23 @@ export class PageSizer {
 	 * the guide's default size (the size is switched already); false when the failure stands.
 	 */
 	onRefused(limit: number, status: number | undefined): boolean {
-		if (!this.adaptive || limit <= GUIDE_PAGE_SIZE || status === undefined) return false;
-		if (!(status >= 400 && status < 500) || NOT_ABOUT_LIMIT.has(status)) return false;
+		if (!this.fallsBackAt(limit) || status === undefined) return false;
+		const clientRefusal = status >= 400 && status < 500 && !NOT_ABOUT_LIMIT.has(status);
+		if (!clientRefusal && !(this.serverErrors && SERVER_REFUSALS.includes(status))) return false;
 		this.size = GUIDE_PAGE_SIZE;
 		this.growing = false;
 		return true;
+	}
+
+	/**
+	 * Statuses a request asked with `limit` must not be retried on, because the read falls back
+	 * instead (4xx are never retried anyway).
+	 */
+	finalStatuses(limit: number): readonly number[] | undefined {
+		return this.serverErrors && this.fallsBackAt(limit) ? SERVER_REFUSALS : undefined;
+	}
+
+	private fallsBackAt(limit: number): boolean {
+		return this.adaptive && limit > GUIDE_PAGE_SIZE;
 	}
 }

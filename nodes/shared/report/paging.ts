@@ -26,12 +26,12 @@
  *   asks again at the guide's 100 rows when a larger `limit` is refused.
  * - At most `maxPages` requests are made; reaching that without reaching the end is an error, never
  *   a silently short result.
- * - With `overlap`, every page after the first is asked for from one row earlier, and that row must
- *   be the last row handed on. A row inserted or deleted above the read position while the pages
- *   are read shifts every later row by one, so the row at a page boundary would be read twice or
- *   not at all; the overlap sees the shift and the read fails with ReportChangedError instead. It
- *   costs one row per page, no request.
+ * - With `detectChanges` (Get Rows 1.2, the Report Trigger), every page after the first is asked for
+ *   from one row earlier; that row must be the last one handed on (where it ends a run of identical
+ *   rows, the run and the row before it: TrailingRun), or the report changed between the two
+ *   requests (ReportChangedError): rows added or removed above the rows not read yet shift them.
  */
+import type { INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { PageSizer, type PageSizeSetting } from './pageSize';
@@ -83,18 +83,25 @@ export interface ReadReportOptions {
 	timeoutMs?: number;
 	retry?: Partial<RetryPolicy>;
 	/**
+	 * An adaptive read also falls back to 100 rows per page when a larger page is answered with 500,
+	 * 502 or 504, without retrying it (PageSizer); Get Rows. Off: only a 4xx is a refusal.
+	 */
+	fallBackOnServerErrors?: boolean;
+	/**
+	 * Ask for every page after the first from one row earlier, and fail with ReportChangedError when
+	 * that row is not the last row of the page before: rows were added or removed above the rows not
+	 * read yet, between the two requests, and a row would be read twice or skipped (Get Rows). Costs
+	 * one row of each such page (the overlapping one, within the page size), no request.
+	 */
+	detectChanges?: boolean;
+	/**
 	 * Called once per page, in report order; the next page is handed on only after it returns.
 	 * Returning 'stop' ends the read after this page (the Report Trigger reads only past the rows it
 	 * remembers); pages requested ahead are discarded. The rows must not be changed: the read
 	 * compares them with later pages.
 	 */
 	onPage: (page: ReportPage) => PageVerdict | Promise<PageVerdict>;
-	/** Check each page boundary for rows shifted by a change during the read (see above). */
-	overlap?: boolean;
 }
-
-/** The report changed while it was read: a row was inserted or deleted above the read position. */
-export class ReportChangedError extends NodeOperationError {}
 
 /** What `onPage` returns: nothing to read on, 'stop' to end the read after this page. */
 export type PageVerdict = void | 'stop';
@@ -115,8 +122,6 @@ export interface ReadReportSummary {
 interface TablePage {
 	columns?: ReportColumn[];
 	rows: ReportRow[];
-	/** With `overlap`: the row before the page, as the service sent it now (undefined: none came). */
-	before?: ReportRow;
 }
 
 interface SeenPage {
@@ -127,8 +132,28 @@ interface SeenPage {
 
 interface PlannedPage {
 	offset: number;
+	/** Rows of the report the page is to bring (new rows: without the overlapping one). */
 	limit: number;
+	/** The `limit` sent: one more than `limit` for an overlapping page. */
+	requested: number;
+	/** Asked from one row earlier (detectChanges): the page's first row is the previous page's last. */
+	overlap: boolean;
 	result: Promise<TablePage>;
+}
+
+/** The report changed between two page requests of a read (detectChanges): `row` had moved. */
+export class ReportChangedError extends NodeOperationError {
+	constructor(
+		node: INode,
+		reportId: string,
+		readonly row: number,
+		itemIndex: number | undefined,
+	) {
+		super(node, `Report "${reportId}" changed while it was read: row ${row} is no longer the one read last`, {
+			itemIndex,
+			description: 'Rows were added or removed above the rows not read yet, so a row would be read twice or skipped.',
+		});
+	}
 }
 
 export function reportPath(reportId: string): string {
@@ -141,6 +166,7 @@ async function fetchTablePage(
 	connection: RecordsConnection,
 	offset: number,
 	limit: number,
+	finalStatuses?: readonly number[],
 ): Promise<TablePage> {
 	const { reportId, itemIndex } = options;
 	const { body } = await recordsApiRequest.call(this, {
@@ -151,7 +177,7 @@ async function fetchTablePage(
 		subject: `report "${reportId}"`,
 		itemIndex,
 		timeoutMs: options.timeoutMs,
-		retry: options.retry,
+		retry: finalStatuses ? { ...options.retry, finalStatuses } : options.retry,
 		connection,
 	});
 	const table = body as { columns?: unknown; rows?: unknown } | null;
@@ -248,6 +274,9 @@ class ReportRead {
 
 	private offsetHonoured = false;
 
+	/** The last rows handed on, to find again before the next page (detectChanges). */
+	private readonly trail = new TrailingRun();
+
 	private readonly sizer: PageSizer;
 
 	private readonly concurrency: number;
@@ -261,19 +290,14 @@ class ReportRead {
 	) {
 		this.concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(options.concurrency ?? 1)));
 		this.maxPages = Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES));
-		this.sizer = new PageSizer(options.pageSize);
+		this.sizer = new PageSizer(options.pageSize, { serverErrors: options.fallBackOnServerErrors });
 		this.startOffset = Math.max(0, Math.floor(options.startOffset ?? 0));
 		this.nextOffset = this.startOffset;
 	}
 
-	private request(offset: number, limit: number, overlap = true): Promise<TablePage> {
+	private request(offset: number, limit: number): Promise<TablePage> {
 		this.requests++;
-		const overlapped = overlap && this.options.overlap === true && offset > this.startOffset;
-		const result = overlapped
-			? fetchTablePage
-					.call(this.context, this.options, this.connection, offset - 1, limit + 1)
-					.then(({ columns, rows }) => ({ columns, before: rows[0], rows: rows.slice(1) }))
-			: fetchTablePage.call(this.context, this.options, this.connection, offset, limit);
+		const result = fetchTablePage.call(this.context, this.options, this.connection, offset, limit, this.sizer.finalStatuses(limit));
 		// Planned pages may be dropped before they are awaited; their failures must not go unhandled.
 		result.catch(() => undefined);
 		return result;
@@ -285,9 +309,14 @@ class ReportRead {
 		while (this.inFlight.length < window && this.requests < this.maxPages) {
 			const planned = this.nextOffset - this.startOffset;
 			if (maxRows !== undefined && planned >= maxRows) return;
-			const { size } = this.sizer;
-			const limit = maxRows === undefined ? size : Math.min(size, maxRows - planned);
-			this.inFlight.push({ offset: this.nextOffset, limit, result: this.request(this.nextOffset, limit) });
+			const overlap = this.options.detectChanges === true && this.nextOffset > this.startOffset;
+			// An overlapping page spends one row of the page size on the row before it, so that no
+			// request asks for more than the page size (a service's maximum may be exactly that).
+			const fresh = overlap ? Math.max(1, this.sizer.size - 1) : this.sizer.size;
+			const limit = maxRows === undefined ? fresh : Math.min(fresh, maxRows - planned);
+			const requested = overlap ? limit + 1 : limit;
+			const from = overlap ? this.nextOffset - 1 : this.nextOffset;
+			this.inFlight.push({ offset: this.nextOffset, limit, requested, overlap, result: this.request(from, requested) });
 			this.nextOffset += limit;
 		}
 	}
@@ -330,7 +359,7 @@ class ReportRead {
 			return { head, page: await head.result };
 		} catch (error) {
 			// An adaptive read asks again at the guide's default when a large limit is refused.
-			if (!this.sizer.onRefused(head.limit, Number((error as { httpCode?: unknown }).httpCode))) {
+			if (!this.sizer.onRefused(head.requested, Number((error as { httpCode?: unknown }).httpCode))) {
 				throw error instanceof NodeApiError || error instanceof NodeOperationError
 					? error
 					: new NodeOperationError(this.context.getNode(), error as Error, { itemIndex: this.options.itemIndex });
@@ -375,31 +404,25 @@ class ReportRead {
 	}
 
 	/**
-	 * With `overlap`: the row the service now has before this page must be the last row handed on;
-	 * where that row ends a run of identical rows, the run, the row before it and the page are asked
-	 * for again in one request (see TrailingRun): one more request, only at a boundary inside a run.
+	 * The rows of a page asked from one row earlier, without that row, which must be the last row
+	 * handed on. Where that row ends a run of identical rows, a shift by one would still show it, so
+	 * the run, the different row before it and the page are asked for again in one answer (TrailingRun:
+	 * one more request, only at a page boundary inside such a run). Otherwise the report changed,
+	 * unless the service ignores `offset` (the probe says).
 	 */
-	private async checkShift(offset: number, page: TablePage): Promise<void> {
-		if (this.options.overlap !== true || offset <= this.startOffset) return;
+	private async withoutOverlap(offset: number, rows: ReportRow[]): Promise<ReportRow[]> {
 		const expected = this.trail.expected;
-		let now: unknown[] = page.before === undefined ? [] : [page.before];
-		const lastMatches = now.length === 1 && JSON.stringify(now[0]) === expected[expected.length - 1];
-		if (expected.length > 1 && lastMatches) {
-			// The run and the page again in one answer, so that both are the report at one moment.
-			const again = await this.request(offset - expected.length, expected.length + page.rows.length, false);
+		let before: unknown[] = rows.slice(0, 1);
+		if (expected.length > 1 && rows.length > 0 && JSON.stringify(rows[0]) === expected[expected.length - 1]) {
+			const again = await this.request(offset - expected.length, expected.length + rows.length - 1);
 			const rest = again.rows.slice(expected.length);
-			const samePage = JSON.stringify(rest) === JSON.stringify(page.rows.slice(0, rest.length));
-			now = samePage ? again.rows.slice(0, expected.length) : [];
+			const samePage = JSON.stringify(rest) === JSON.stringify(rows.slice(1, 1 + rest.length));
+			before = samePage ? again.rows.slice(0, expected.length) : [];
 		}
-		if (this.trail.matches(now)) return;
-		throw new ReportChangedError(
-			this.context.getNode(),
-			`Report "${this.options.reportId}" changed while it was being read: the rows before row ${offset + 1} are no longer the rows read there (rows were added or deleted above them)`,
-			{ itemIndex: this.options.itemIndex, description: 'Read the report again.' },
-		);
+		if (this.trail.matches(before)) return rows.slice(1);
+		if (!this.offsetHonoured) await this.checkOffsetHonoured(offset, offset - 1);
+		throw new ReportChangedError(this.context.getNode(), this.options.reportId, offset, this.options.itemIndex);
 	}
-
-	private readonly trail = new TrailingRun();
 
 	/** Reads pages until the report ends, the row limit is reached or a guard stops the read. */
 	async run(): Promise<void> {
@@ -411,19 +434,18 @@ class ReportRead {
 				const { head, page } = next;
 				const columns = this.checkColumns(page, head.offset);
 
-				let rows = page.rows;
+				let rows = head.overlap ? await this.withoutOverlap(head.offset, page.rows) : page.rows;
 				const received = rows.length;
-				this.sizer.onPage(head.limit, received);
-				// A service that ignores offset is told apart first: its pages never line up either.
-				if (received > 0) await this.checkRepeated(head.offset, rows);
-				await this.checkShift(head.offset, page);
+				// The sizer sees what the service was asked and served; the read counts new rows.
+				this.sizer.onPage(head.requested, received === 0 ? 0 : page.rows.length);
 				if (received === 0) break;
+				await this.checkRepeated(head.offset, rows);
 
 				if (maxRows !== undefined && this.delivered + received > maxRows) {
 					rows = rows.slice(0, maxRows - this.delivered);
 				}
 				this.pages++;
-				if (this.options.overlap === true) this.trail.add(rows);
+				if (this.options.detectChanges === true) this.trail.add(rows);
 				const verdict = await onPage({ offset: head.offset, columns, rows });
 				this.delivered += rows.length;
 				if (verdict === 'stop') {

@@ -61,7 +61,10 @@ function failureText(
 		description = `${failure.message || 'No reason was given.'}`;
 	} else if (status !== undefined && status >= 500) {
 		message = `The service is unavailable or failed (${status})${tried}`;
-		description = `Try again later.${serviceSays}`;
+		const gateway = [502, 503, 504].includes(status)
+			? ' A gateway or load balancer between n8n and the service may have answered this, before or after passing the request on.'
+			: '';
+		description = `Try again later.${gateway}${serviceSays}`;
 	} else {
 		message = `${failure.message}${tried}`;
 		description = failure.description ?? `No answer was received for the ${subject}.`;

@@ -41,6 +41,12 @@ export interface RetryPolicy {
 	 * key field would create them twice.
 	 */
 	retryUnknownOutcome: boolean;
+	/**
+	 * Statuses that end the request at once, without retries, whatever the rest of the policy says:
+	 * an adaptive report read gives up a page size the service refused instead of asking for it
+	 * again (pageSize.ts).
+	 */
+	finalStatuses?: readonly number[];
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -93,10 +99,13 @@ export interface RecordsResponse<T = unknown> {
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
-/** Statuses after which the service certainly did not process the request. */
-const REFUSED_STATUSES = new Set([429, 503]);
-/** Statuses after which the service may or may not have processed the request. */
-const UNKNOWN_OUTCOME_STATUSES = new Set([500, 502, 504]);
+/**
+ * Statuses after which the service may or may not have processed the request. A gateway or load
+ * balancer in front of the service answers 502, 503 and 504 itself, also after it passed the request
+ * on (its own timeout, a backend that dropped the connection), so none of them proves that nothing
+ * was processed; the guide (§7) lists only 200, 401, 404 and 500.
+ */
+const UNKNOWN_OUTCOME_STATUSES = new Set([500, 502, 503, 504]);
 /** Connection failures that happen before a byte of the request reaches the service. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 /** Connection failures that can happen after the service received the request. */
@@ -123,9 +132,21 @@ export type Outcome =
 			retryAfterMs?: number;
 	  };
 
+/**
+ * A refusal: the service (or a gateway) certainly did not process the request. 429 is a rate
+ * limiter's answer, given before anything is handled. A 503 counts only with Retry-After, a
+ * deliberate "come back later" (maintenance, overload, a limiter); a gateway whose backend failed
+ * or timed out answers 503 without one.
+ */
+function refusal(failure: Extract<Outcome, { kind: 'failure' }>): boolean {
+	const status = failure.statusCode;
+	return status === 429 || (status === 503 && failure.retryAfterMs !== undefined);
+}
+
 /** A failure after which the service may already have processed the request. */
 function unknownOutcome(failure: Extract<Outcome, { kind: 'failure' }>): boolean {
 	const status = failure.statusCode;
+	if (refusal(failure)) return false;
 	return UNKNOWN_OUTCOME_CODES.has(failure.code) || (status !== undefined && UNKNOWN_OUTCOME_STATUSES.has(status));
 }
 
@@ -194,10 +215,12 @@ export async function recordsApiRequest<T = unknown>(
 			};
 		}
 
+		const final = outcome.statusCode !== undefined && policy.finalStatuses?.includes(outcome.statusCode) === true;
 		const retryable =
-			NOT_SENT_CODES.has(outcome.code) ||
-			(outcome.statusCode !== undefined && REFUSED_STATUSES.has(outcome.statusCode)) ||
-			((idempotent || policy.retryUnknownOutcome) && unknownOutcome(outcome));
+			!final &&
+			(NOT_SENT_CODES.has(outcome.code) ||
+				refusal(outcome) ||
+				((idempotent || policy.retryUnknownOutcome) && unknownOutcome(outcome)));
 		const retryAfterTooLong =
 			outcome.retryAfterMs !== undefined && outcome.retryAfterMs > policy.maxRetryAfterMs;
 		if (!retryable || attempt >= policy.maxAttempts || retryAfterTooLong) {

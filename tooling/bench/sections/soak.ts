@@ -25,6 +25,23 @@ function failureRules(route: FaultRule['route']): FaultRule[] {
 	return rules;
 }
 
+/**
+ * A gateway in front of the service (each kind from its own seeded sequence): 503, 502 and 504
+ * after the service stored the batch (its own timeout, a dropped backend connection), about 1 in
+ * 200 records refused by the service inside a 200, and once, at 90 % of the import, a 200 sign-in
+ * page after the records were passed on (a single-sign-on session that expired): the node must stop
+ * sending there and report the rest as not sent.
+ */
+function gatewayRules(requests: number): FaultRule[] {
+	return [
+		{ route: 'import', htmlPage: true, afterProcessing: true, skip: Math.floor(requests * 0.9), times: 1 },
+		{ route: 'import', status: 503, afterProcessing: true, probability: 0.03, seed: 21 },
+		{ route: 'import', status: 502, afterProcessing: true, probability: 0.01, seed: 22 },
+		{ route: 'import', status: 504, afterProcessing: true, probability: 0.01, seed: 23 },
+		{ route: 'import', refuseProbability: 0.005, seed: 24 },
+	];
+}
+
 interface SoakRun {
 	label: string;
 	configuration: string;
@@ -38,6 +55,12 @@ interface SoakRun {
 	distinct: number;
 	/** Import: keys stored by more than one request (a re-sent batch; an edit, not a new record). */
 	restored: number;
+	/** Import: records stored, though their item reports a failure (the outcome the node cannot know). */
+	storedDespiteFailure?: number;
+	/** Import: records reported imported that the sandbox does not hold. */
+	lost?: number;
+	/** Import: records the service refused inside a 2xx (a fault), from the sandbox's import log. */
+	refused?: number;
 	/** Read: rows in report order. Import: records in the sandbox equal to the input's keys. */
 	ordered: boolean;
 	requests: number;
@@ -65,14 +88,16 @@ async function importSoak(
 	configuration: string,
 	count: number,
 	retryUnknownOutcome: boolean,
+	gateway = false,
 ): Promise<SoakRun> {
 	const { sandbox } = context;
-	const keyPrefix = `soak-${retryUnknownOutcome ? 'unknown' : 'default'}`;
+	const keyPrefix = `soak-${gateway ? 'gateway' : retryUnknownOutcome ? 'unknown' : 'default'}`;
 	const keyOf = (index: number) => `${keyPrefix}-${index + 1}`;
+	const batchSize = 100;
 	const measurement = await measureImport(
 		context,
-		{ client: 'node', count, keyPrefix, batchSize: 100, concurrency: 4, retryUnknownOutcome, continueOnFail: true },
-		failureRules('import'),
+		{ client: 'node', count, keyPrefix, batchSize, concurrency: 4, retryUnknownOutcome, continueOnFail: true },
+		gateway ? gatewayRules(Math.ceil(count / batchSize)) : failureRules('import'),
 	);
 	const stats = await sandbox.stats();
 	const stored = await sandbox.records(IMPORT_RECORD_TYPE);
@@ -97,6 +122,15 @@ async function importSoak(
 	}
 	const { requests, byStatus } = requestCounts(stats, 'import');
 	const resent = stats.imports.duplicateKeyCount;
+	// A processed request stored every record it received but the refused ones.
+	const log = await sandbox.control<Array<{ processed: boolean; records: number; keys: string[] }>>('GET', '/imports');
+	const refused = log.reduce((sum, entry) => sum + (entry.processed ? entry.records - entry.keys.length : 0), 0);
+	const faults = { ...stats.faults.byKind };
+	if (faults.refuse_records !== undefined) {
+		// Counted per request the rule matched; the records it refused are what matters.
+		delete faults.refuse_records;
+		faults.records_refused = refused;
+	}
 	const noDuplicates = storedRecords === keys.size && (retryUnknownOutcome || resent === 0);
 	const accounted = lost === 0 && count - failed.size === measurement.count;
 	const ok = noDuplicates && accounted && (retryUnknownOutcome ? keys.size === count && failed.size === 0 : true);
@@ -110,12 +144,17 @@ async function importSoak(
 		failed: failed.size,
 		distinct: keys.size,
 		restored: resent,
+		storedDespiteFailure,
+		lost,
+		refused,
 		ordered: noDuplicates,
 		requests,
-		faults: stats.faults.byKind,
+		faults,
 		byStatus,
 		error: typeof measurement.details.error === 'string' ? measurement.details.error : undefined,
-		verdict: retryUnknownOutcome
+		verdict: gateway
+			? `${formatCount(keys.size)} stored, ${formatCount(confirmed)} reported imported (each of them stored), ${formatCount(lost)} lost, ${formatCount(resent)} stored twice; ${formatCount(failed.size)} reported failed: ${formatCount(refused)} refused by the service, ${formatCount(storedDespiteFailure)} stored with the outcome unknown (after a 502/503/504 or the sign-in page), the rest not stored`
+			: retryUnknownOutcome
 			? `${formatCount(keys.size)} of ${formatCount(count)} stored, each once as a record; ${formatCount(resent)} re-sent after a reset that followed processing, which edited the same keyed records${lost > 0 ? `; ${formatCount(lost)} LOST` : ''}`
 			: `${formatCount(confirmed)} imported and stored; ${formatCount(failed.size)} reported failed and not re-sent (${formatCount(storedDespiteFailure)} of them had been stored before the connection broke: the outcome the node cannot know); ${lost > 0 ? `${formatCount(lost)} LOST` : 'none lost'}, ${resent > 0 ? `${formatCount(resent)} stored twice` : 'none stored twice'}`,
 		ok,
@@ -196,6 +235,17 @@ export const soak: Section<SoakData> = {
 			),
 		);
 		context.log(`soak: ${runs[runs.length - 1].verdict}`);
+		runs.push(
+			await importSoak(
+				context,
+				'Import through a gateway',
+				'batch 100, 4 in parallel, On Error: Continue; 502/503/504 after processing, records refused inside a 200, once a 200 sign-in page after processing',
+				records,
+				false,
+				true,
+			),
+		);
+		context.log(`soak: ${runs[runs.length - 1].verdict}`);
 		await sandbox.reset();
 		await sandbox.defineBankReport(REPORT_ID, rows);
 		for (const concurrency of [1, 8]) {
@@ -228,9 +278,12 @@ export const soak: Section<SoakData> = {
 					'The read also meets a silent page-size cap (60 rows served when 100 are asked). "Requests" and the injected failures are counted by the sandbox; ' +
 					'requests beyond the minimum are the retries.',
 				'',
-				'A connection reset during an import leaves the outcome unknown: the service may have stored the batch. ' +
+				'A connection reset during an import, or a 503 without Retry-After (which a gateway also answers after passing the batch on), leaves the outcome unknown: the service may have stored the batch. ' +
 					'With the default policy the node therefore does not re-send it: those records are reported as failed (error items with On Error: Continue), never stored twice; some of them the service had stored, which is exactly what the node cannot know. ' +
 					'"Retry When Outcome Unknown" re-sends them; it is the documented safe configuration only for records that carry the record type\'s key field, so that a repeat edits the record instead of creating it again.',
+				'',
+				'Through a gateway, the answers a gateway or the service can give without the guide saying so: 502, 503 and 504 after the service stored the batch (not re-sent: their records are reported failed, outcome unknown), records the service refuses inside a 200 (error items), and once a 200 sign-in page after the records were passed on (that batch failed with the outcome unknown, the batches after it not sent). ' +
+					'Target: nothing reported imported that the sandbox does not hold, nothing stored twice.',
 				'',
 				markdownTable({
 					headers: ['Run', 'Configuration', 'Input', 'Requests', 'Injected failures', 'Time', 'Outcome in the sandbox / output', 'Nothing lost or doubled'],

@@ -2,6 +2,7 @@ import type * as http from 'node:http';
 
 import type { SandboxContext } from '../context';
 import { createFaultRuleState, parseFaultRule } from '../faults';
+import { parseGuesses } from '../guesses';
 import { ControlError, decodeSegment, HttpError, isObject, json, parseJsonBody, pathParts, readBody, type Reply } from '../http';
 import { parseOutboundCall, parseWebhook, performOutboundCall, sendWebhook } from '../outbound';
 import { replaceClients, addToken, addUser } from './controlAccess';
@@ -73,6 +74,13 @@ const CONTROL_ROUTES: Array<[string, ControlHandler]> = [
 	['DELETE /faults', (ctx) => {
 		ctx.state.faults = [];
 		return ok('cleared');
+	}],
+	['GET /guesses', (ctx) => json(200, ctx.state.guesses)],
+	['POST /guesses', async (ctx, r) => {
+		const guesses = parseGuesses(await r.body(), ctx.state.guesses);
+		if (typeof guesses === 'string') throw new ControlError(guesses);
+		ctx.state.guesses = guesses;
+		return json(200, guesses);
 	}],
 	['POST /outbound/call', async (ctx, r) => json(200, await performOutboundCall(ctx.state, parseOutboundCall(await r.body())))],
 	['POST /outbound/webhook', async (ctx, r) => json(200, await sendWebhook(ctx.state, parseWebhook(await r.body())))],

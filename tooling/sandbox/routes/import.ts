@@ -24,13 +24,19 @@ export function importRoute(ctx: SandboxContext, { req, method, parts }: ApiRequ
 		needsBody: true,
 		handle: (body, context) => {
 			if (method !== 'POST') throw methodNotAllowed('POST');
-			context.importOutcome = importRecords(ctx.state, req, recordTypeId, body);
+			context.importOutcome = importRecords(ctx.state, req, recordTypeId, body, context.effect?.refuseRecord);
 			return context.importOutcome.reply;
 		},
 	};
 }
 
-function importRecords(state: SandboxState, req: http.IncomingMessage, recordTypeId: string, text: string): ImportOutcome {
+function importRecords(
+	state: SandboxState,
+	req: http.IncomingMessage,
+	recordTypeId: string,
+	text: string,
+	refuseRecord?: (index: number) => boolean,
+): ImportOutcome {
 	authenticate(state, req, 'import');
 	const type = recordType(state, recordTypeId);
 	requireJsonContentType(req);
@@ -43,11 +49,16 @@ function importRecords(state: SandboxState, req: http.IncomingMessage, recordTyp
 	}
 	const records = data.map((item, index) => validateFields(type, item, index));
 	const now = new Date().toISOString();
-	const results: Array<{ index: number; status: 'created' | 'edited'; id: string }> = [];
+	const results: Array<{ index: number; status: 'created' | 'edited' | 'error'; id?: string; message?: string }> = [];
 	const keys: string[] = [];
 	let created = 0;
 	let edited = 0;
 	records.forEach((fields, index) => {
+		if (refuseRecord?.(index)) {
+			// A fault (importOutcomeFaults.ts): the record is refused, the others are stored.
+			results.push({ index, status: 'error', message: `Record ${index} was refused (fault injected by the sandbox)` });
+			return;
+		}
 		const key = type.keyOf(fields);
 		keys.push(key ?? JSON.stringify(fields));
 		const existing = key === undefined ? undefined : type.findByKey(key);
@@ -64,8 +75,14 @@ function importRecords(state: SandboxState, req: http.IncomingMessage, recordTyp
 		}
 	});
 	state.stats.markStored(recordTypeId, keys);
+	const refused = results.length - created - edited;
+	// The answer is a guess (guesses.ts); records refused by a fault are always listed.
+	const reply =
+		state.guesses.importAnswer === 'empty' && refused === 0
+			? { status: 200, body: '' }
+			: json(200, { status: refused > 0 ? 'partial' : 'ok', created, edited, results });
 	return {
-		reply: json(200, { status: 'ok', created, edited, results }),
+		reply,
 		records: records.length,
 		keys,
 		processed: true,

@@ -37,6 +37,8 @@ function readReport(state: SandboxState, req: http.IncomingMessage, reportId: st
 	if (effect?.ignoreOffset) offset = 0;
 	if (effect?.limitCap !== undefined) limit = Math.min(limit, effect.limitCap);
 	if (effect?.maxLimit !== undefined && limit > effect.maxLimit) {
+		// Which status says so is a guess (guesses.ts): 400, or the guide's only error, 500.
+		if (state.guesses.tooLargeLimitStatus === 500) throw new HttpError(500, 'internal_error', 'Internal server error');
 		throw new HttpError(400, 'invalid_limit', `limit must be at most ${effect.maxLimit}`);
 	}
 	const page = report.page(user, offset, limit);

@@ -5,9 +5,9 @@ import type {
 	INodeProperties,
 	IPairedItemData,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { readReportPages } from '../../../shared/report/paging';
+import { readReportPages, ReportChangedError } from '../../../shared/report/paging';
 import { isToolNodeType } from '../tool/use';
 import { executeAsTool, toolProperties } from './getRowsAsTool';
 import { forEachItem } from '../../../shared/perItem';
@@ -45,6 +45,34 @@ const outputItems: INodeProperties = {
 	],
 };
 
+type ChangedReport = 'reread' | 'accept';
+
+/** The first node version whose Get Rows checks, by default, that the report stood still while read. */
+export const CONSISTENT_READ_VERSION = 1.2;
+/** Reads of one report at most, when it keeps changing under them. */
+export const MAX_READS = 3;
+
+const changedReport: INodeProperties = {
+	displayName: 'If the Report Changes While Read',
+	name: 'changedReport',
+	type: 'options',
+	default: 'reread',
+	description:
+		'Each page after the first is asked for from one row earlier; if that row moved, rows were added or removed during the read and one would be read twice or skipped. Without this option, node version 1.2 reads again and older versions do not check.',
+	options: [
+		{
+			name: 'Read Again, Then Fail',
+			value: 'reread',
+			description: `Read the report again, up to ${MAX_READS} reads in all; fail if it changed during each`,
+		},
+		{
+			name: 'Output the Rows Read',
+			value: 'accept',
+			description: 'Do not check: output the rows as read, even if a row was read twice or skipped',
+		},
+	],
+};
+
 const properties: INodeProperties[] = [
 	reportLocator,
 	...returnAllAndLimit,
@@ -55,7 +83,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: byDisplayName([...rowOutputOptions, ...pagingOptions, outputItems]),
+		options: byDisplayName([...rowOutputOptions, ...pagingOptions, outputItems, changedReport]),
 	},
 ];
 
@@ -85,17 +113,58 @@ function readRequest(this: IExecuteFunctions, itemIndex: number) {
 		fallback: 'row',
 		itemIndex,
 	});
-	return { reportId, maxRows, settings, outputMode };
+	const changed = choice<ChangedReport>(node, options.changedReport, {
+		label: 'If the Report Changes While Read',
+		allowed: ['reread', 'accept'],
+		fallback: node.typeVersion >= CONSISTENT_READ_VERSION ? 'reread' : 'accept',
+		itemIndex,
+	});
+	return { reportId, maxRows, settings, outputMode, changed };
 }
 
-/** Reads one item's report and turns its pages into output items, in the chosen shape. */
+/**
+ * Reads one item's report; with "Read Again, Then Fail", every page after the first overlaps the
+ * page before by a row (the engine's detectChanges), and a read the report changed under is
+ * started again, MAX_READS reads at most.
+ */
 async function readItemRows(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	pairedItem: IPairedItemData,
 ): Promise<INodeExecutionData[]> {
+	const request = readRequest.call(this, itemIndex);
+	for (let read = 1; ; read++) {
+		try {
+			return await readOnce.call(this, pairedItem, itemIndex, request);
+		} catch (error) {
+			if (!(error instanceof ReportChangedError)) {
+				throw error instanceof NodeApiError || error instanceof NodeOperationError
+					? error
+					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			}
+			if (read >= MAX_READS) {
+				throw new NodeOperationError(
+					this.getNode(),
+					`Report "${request.reportId}" changed during each of ${MAX_READS} reads: the rows read would not be one state of the report`,
+					{
+						itemIndex,
+						description: `In the last read, row ${error.row} was no longer the one read last: rows were added or removed above the rows not read yet, so a row would have been read twice or skipped. Read the report when it is not being changed, or set "If the Report Changes While Read" in the options to "Output the Rows Read" to accept such a read.`,
+					},
+				);
+			}
+		}
+	}
+}
+
+/** Reads one item's report once and turns its pages into output items, in the chosen shape. */
+async function readOnce(
+	this: IExecuteFunctions,
+	pairedItem: IPairedItemData,
+	itemIndex: number,
+	request: ReturnType<typeof readRequest>,
+): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
-	const { reportId, maxRows, settings, outputMode } = readRequest.call(this, itemIndex);
+	const { reportId, maxRows, settings, outputMode } = request;
 	const output: INodeExecutionData[] = [];
 	let shaper: ReportShaper | undefined;
 	const allRows: IDataObject[] = [];
@@ -108,6 +177,8 @@ async function readItemRows(
 		itemIndex,
 		timeoutMs: settings.request.timeoutMs,
 		retry: settings.request.retry,
+		fallBackOnServerErrors: true,
+		detectChanges: request.changed === 'reread',
 		onPage: (page) => {
 			shaper ??= reportShaper(node, page.columns, settings, reportId, itemIndex);
 			const { shape } = shaper;

@@ -67,7 +67,12 @@ export interface RecordOutcome {
 	id?: string | number;
 	/** A per-record message, e.g. why the record was refused. */
 	message?: string;
+	/** The entry says the record was not imported (an error status, an `error`, `success: false`). */
+	refused?: boolean;
 }
+
+/** Per-record statuses that say the record was not imported. */
+const REFUSED_STATUSES = new Set(['error', 'failed', 'failure', 'rejected', 'refused', 'invalid', 'skipped', 'not_imported']);
 
 function isObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -83,6 +88,16 @@ function toOutcome(entry: Record<string, unknown>): RecordOutcome {
 	if (typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id))) outcome.id = id;
 	const message = entry.message ?? entry.error;
 	if (typeof message === 'string' && message !== '') outcome.message = message;
+	const { error } = entry;
+	if (outcome.message === undefined && isObject(error) && typeof error.message === 'string') outcome.message = error.message;
+	if (
+		(outcome.status !== undefined && REFUSED_STATUSES.has(outcome.status.toLowerCase())) ||
+		(error !== undefined && error !== null && error !== '' && error !== false) ||
+		entry.success === false ||
+		entry.ok === false
+	) {
+		outcome.refused = true;
+	}
 	return outcome;
 }
 

@@ -15,7 +15,17 @@ export const DEFAULT_BATCH_SIZE = 100;
 const RESPONSE_INFORMATION =
 	'The service does not document what an import returns. Each output item shows the record as sent and, when the response lists it, whether the record was created or edited; otherwise its status is "imported".';
 
+/** Import's warning about n8n's Retry On Fail, which the node cannot turn off nor see before a run. */
+const RETRY_ON_FAIL_NOTICE =
+	'Leave "Retry On Fail" in this node\'s settings off: after a failure n8n runs the whole import again and sends the records already imported a second time. "Retry Attempts" in the options repeats only what the service certainly did not process.';
+
 export const properties: INodeProperties[] = [
+	{
+		displayName: RETRY_ON_FAIL_NOTICE,
+		name: 'retryOnFailNotice',
+		type: 'notice',
+		default: '',
+	},
 	{
 		displayName: RESPONSE_INFORMATION,
 		name: 'responseNotice',

@@ -2,7 +2,8 @@
 import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { findNamedRecord, type ImportBatch, resolveNamedRecord } from './batches';
+import { findNamedRecord, type ImportBatch, type RecordOutcome, resolveNamedRecord } from './batches';
+import type { ImportAnswer } from './answer';
 import type { ImportResults } from './sending';
 import type { PendingRecord } from './records';
 
@@ -37,10 +38,47 @@ export interface BatchFailure {
 	itemIndex: number;
 	/** The original error, to keep its kind (API or operational) when rethrown. */
 	cause: Error;
+	/**
+	 * `foreignAnswer`: the answer was not the service's (the batches after it are not sent);
+	 * `refusedRecords`: the service refused some records of the batch and imported the others.
+	 */
+	kind?: 'foreignAnswer' | 'refusedRecords';
+}
+
+/**
+ * What a failed import says when n8n's Retry On Fail is on: n8n then runs the node again, whole,
+ * and every record the service already imported is sent again.
+ */
+export const RETRY_ON_FAIL_WARNING =
+	'"Retry On Fail" is on in this node\'s settings: n8n runs the whole import again after a failure and sends the records already imported a second time. Turn it off; "Retry Attempts" in the options repeats only what the service certainly did not process.';
+
+/** A 2xx answer that did not come from the service. */
+class ForeignAnswerError extends NodeOperationError {}
+
+/** The error of a 2xx answer that did not come from the service; the outcome of the batch is unknown. */
+export function foreignAnswerError(
+	this: IExecuteFunctions,
+	answer: Extract<ImportAnswer, { kind: 'foreign' }>,
+	secret: string,
+	itemIndex: number,
+): NodeOperationError {
+	const redact = (text: string) => (secret.length >= 4 ? text.split(secret).join('***') : text);
+	const began = answer.excerpt === '' ? 'It was empty.' : `It began: "${redact(answer.excerpt)}".`;
+	const error = new ForeignAnswerError(
+		this.getNode(),
+		`The answer was not the service's: ${answer.statusCode} with ${answer.contentType}, where the service answers JSON`,
+		{
+			itemIndex,
+			description: `${began} A sign-in page, proxy or captive portal between n8n and the service may have answered instead of it, before or after passing the records on: whether they were imported is unknown. They were not sent again, and no later batch was sent. Check the records in the service, and that the credential's Base URL reaches the service itself.`,
+		},
+	);
+	error.message = redact(error.message);
+	return error;
 }
 
 /** Failures after which sending more batches cannot succeed: which batches they rule out. */
 export function rulesOut(failure: BatchFailure, batch: ImportBatch): boolean {
+	if (failure.kind === 'refusedRecords') return false;
 	if (failure.cause instanceof NodeApiError) {
 		if (failure.httpCode === '401') return true;
 		if (failure.httpCode === '404') return batch.recordTypeId === failure.batch.recordTypeId;
@@ -80,7 +118,44 @@ export function describeFailure(
 		}
 	}
 	const message = `Batch ${batch.number} of ${batchCount} (${describeItems(itemIndexes)}) for record type "${batch.recordTypeId}" failed: ${cause.message}`;
-	return { batch, message, description: description.trim(), httpCode, itemIndex, cause };
+	const foreign = cause instanceof ForeignAnswerError;
+	return {
+		batch,
+		message,
+		description: description.trim(),
+		httpCode,
+		itemIndex,
+		cause,
+		...(foreign ? { kind: 'foreignAnswer' as const } : {}),
+	};
+}
+
+/** A batch the service answered with 2xx, listing some of its records as not imported. */
+export function describeRefusal(
+	this: IExecuteFunctions,
+	batch: ImportBatch,
+	batchCount: number,
+	records: PendingRecord[],
+	refused: number[],
+	outcomes: Array<RecordOutcome | undefined>,
+): BatchFailure {
+	const itemIndexes = batch.positions.map((position) => records[position].itemIndex);
+	const refusedItems = refused.map((indexInBatch) => itemIndexes[indexInBatch]);
+	const reasons = refused
+		.slice(0, 3)
+		.map((indexInBatch) => `Item ${itemIndexes[indexInBatch]}: ${asSentence(outcomes[indexInBatch]?.message ?? 'no reason was given')}`);
+	if (refused.length > 3) reasons.push(`(${refused.length - 3} more.)`);
+	const imported = batch.positions.length - refused.length;
+	const message = `Batch ${batch.number} of ${batchCount} (${describeItems(itemIndexes)}) for record type "${batch.recordTypeId}": the service did not import ${count(refused.length, 'record')} (${describeItems(refusedItems)})`;
+	const description = `${reasons.join(' ')} The service imported the other ${count(imported, 'record')} of this batch. Correct the refused records and import them again.`;
+	return {
+		batch,
+		message,
+		description,
+		itemIndex: refusedItems[0],
+		cause: new NodeOperationError(this.getNode(), message),
+		kind: 'refusedRecords',
+	};
 }
 
 export function toNodeError(this: IExecuteFunctions, failure: BatchFailure, message: string, description: string) {
@@ -103,7 +178,7 @@ export function toNodeError(this: IExecuteFunctions, failure: BatchFailure, mess
 
 
 /** The error that stops the run: the first failed batch, and what became of the others. */
-export function stoppingError(this: IExecuteFunctions, results: ImportResults) {
+export function stoppingError(this: IExecuteFunctions, results: ImportResults, retryOnFail: boolean) {
 	const [first, ...others] = [...results.failures].sort((a, b) => a.batch.number - b.batch.number);
 	const batchList = (list: ImportBatch[]) =>
 		`${list.length === 1 ? 'batch' : 'batches'} ${describeIndexes(list.map((batch) => batch.number))}`;
@@ -112,15 +187,17 @@ export function stoppingError(this: IExecuteFunctions, results: ImportResults) {
 			list.reduce((sum, batch) => sum + batch.positions.length, 0),
 			'record',
 		);
+	const imported = results.outputs.filter((output) => output !== undefined).length;
 	const progress = [
 		results.succeeded.length === 0
 			? 'No records were imported.'
-			: `Already imported: ${recordCount(results.succeeded)} of ${batchList(results.succeeded)}.`,
+			: `Already imported: ${count(imported, 'record')} of ${batchList(results.succeeded)}.`,
 	];
 	if (others.length > 0) progress.push(`Also failed: ${batchList(others.map((failure) => failure.batch))}.`);
 	if (results.notStarted.length > 0) {
 		progress.push(`Not sent: ${recordCount(results.notStarted)} of ${batchList(results.notStarted)}.`);
 	}
+	if (retryOnFail) progress.push(RETRY_ON_FAIL_WARNING);
 	return toNodeError.call(this, first, first.message, `${first.description} ${progress.join(' ')}`.trim());
 }
 

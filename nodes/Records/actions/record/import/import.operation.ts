@@ -21,7 +21,7 @@ export async function execute(
 	const continueOnFail = this.continueOnFail();
 	const { records, slots } = readRecords.call(this, items, settings, continueOnFail);
 	const results = await sendBatches.call(this, records, settings, continueOnFail);
-	if (results.failures.length > 0 && !continueOnFail) throw stoppingError.call(this, results);
+	if (results.failures.length > 0 && !continueOnFail) throw stoppingError.call(this, results, settings.retryOnFail);
 
 	return slots.map((slot): INodeExecutionData => {
 		if ('error' in slot) {
@@ -30,7 +30,7 @@ export async function execute(
 			return { json, pairedItem: { item: slot.itemIndex } };
 		}
 		const record = records[slot.position];
-		const json = results.outputs[slot.position] ?? failureOutput(record, results.failedAt[slot.position]);
+		const json = results.outputs[slot.position] ?? failureOutput(record, results.failedAt[slot.position], settings.retryOnFail);
 		return { json, pairedItem: { item: record.itemIndex } };
 	});
 }

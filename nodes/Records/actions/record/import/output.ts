@@ -6,6 +6,7 @@ import type { PreparedRecord } from './values';
 import type { ImportResults } from './sending';
 import type { ImportSettings } from './settings';
 import { type PendingRecord, sendableRecord } from './records';
+import { RETRY_ON_FAIL_WARNING } from './failures';
 
 
 export function successOutput(
@@ -25,15 +26,24 @@ export function successOutput(
 	return json;
 }
 
-export function failureOutput(record: PendingRecord, failed: ImportResults['failedAt'][number]): IDataObject {
+export function failureOutput(
+	record: PendingRecord,
+	failed: ImportResults['failedAt'][number],
+	retryOnFail: boolean,
+): IDataObject {
 	const json: IDataObject = {
 		error: !failed
 			? 'Not sent'
-			: failed.sent
-				? failed.failure.message
-				: `Not sent, because batch ${failed.failure.batch.number} failed: ${failed.failure.cause.message}`,
+			: failed.refusal !== undefined
+				? `The service did not import this record: ${failed.refusal}`
+				: failed.sent
+					? failed.failure.message
+					: `Not sent, because batch ${failed.failure.batch.number} failed: ${failed.failure.cause.message}`,
 	};
-	if (failed?.failure.description) json.description = failed.failure.description;
+	const description = [failed?.refusal !== undefined ? failed.failure.message : failed?.failure.description];
+	if (retryOnFail) description.push(RETRY_ON_FAIL_WARNING);
+	const text = description.filter(Boolean).join(' ');
+	if (text) json.description = text;
 	if (failed?.failure.httpCode) json.httpCode = failed.failure.httpCode;
 	json.recordTypeId = record.recordTypeId;
 	if (failed) json.batch = failed.batch.number;

@@ -1,21 +1,30 @@
 /** Sending the batches of an import, in order, at most `concurrency` at a time. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { type ImportBatch, planBatches, readRecordOutcomes, runInOrder } from './batches';
-import { type BatchFailure, describeFailure, rulesOut } from './failures';
+import { type ImportBatch, planBatches, runInOrder } from './batches';
+import { type BatchFailure, describeFailure, describeRefusal, foreignAnswerError, rulesOut } from './failures';
+import { readImportAnswer } from './answer';
 import { successOutput } from './output';
 import type { ImportSettings } from './settings';
 import { IMPORT_PATH, type PendingRecord, sendableJson, sendableRecord } from './records';
 import { BodyAhead } from './bodyAhead';
-import { recordsApiRequest, type RecordsConnection, recordsConnection } from '../../../../shared/transport';
+import {
+	recordsApiRequest,
+	type RecordsConnection,
+	recordsConnection,
+	type RecordsResponse,
+} from '../../../../shared/transport';
 import { JsonListBody } from '../../../../shared/transport/jsonBody';
 
 
 /** What became of each record, by its position in the list of records. */
 export interface ImportResults {
 	outputs: Array<IDataObject | undefined>;
-	/** Why a record was not imported: its batch failed, or was not sent after another failed. */
-	failedAt: Array<{ failure: BatchFailure; batch: ImportBatch; sent: boolean } | undefined>;
+	/**
+	 * Why a record was not imported: its batch failed, or was not sent after another failed, or the
+	 * service refused the record itself (`refusal`, what the answer said about it).
+	 */
+	failedAt: Array<{ failure: BatchFailure; batch: ImportBatch; sent: boolean; refusal?: string } | undefined>;
 	failures: BatchFailure[];
 	succeeded: ImportBatch[];
 	notStarted: ImportBatch[];
@@ -93,17 +102,7 @@ export async function sendBatches(
 				// Not awaited: the request is on its way while the next body is made.
 				if (settings.concurrency === 1) void bodies.makeAhead(batchIndex + 1);
 				const response = await request;
-				const outcomes = readRecordOutcomes(response.body, batch.positions.length);
-				batch.positions.forEach((position, indexInBatch) => {
-					results.outputs[position] = successOutput(
-						batch,
-						sendableRecord(records[position]),
-						outcomes?.[indexInBatch],
-						response.body,
-						settings,
-					);
-				});
-				results.succeeded.push(batch);
+				fileAnswer.call(this, { results, batch, batchCount: batches.length, records, settings }, response, await connection);
 			} catch (error) {
 				const failure = describeFailure.call(this, error, batch, batches.length, records);
 				results.failures.push(failure);
@@ -117,3 +116,47 @@ export async function sendBatches(
 	return results;
 }
 
+interface BatchContext {
+	results: ImportResults;
+	batch: ImportBatch;
+	batchCount: number;
+	records: PendingRecord[];
+	settings: ImportSettings;
+}
+
+/**
+ * Files a batch's 2xx answer: an output per imported record, and the records the answer lists as
+ * refused (node version 1.2) as one failure of the batch. Throws when the answer was not the service's.
+ */
+function fileAnswer(
+	this: IExecuteFunctions,
+	{ results, batch, batchCount, records, settings }: BatchContext,
+	response: RecordsResponse,
+	connection: RecordsConnection,
+): void {
+	const answer = readImportAnswer(response, batch.positions.length, settings.strictAnswers);
+	const itemIndex = records[batch.positions[0]].itemIndex;
+	if (answer.kind === 'foreign') throw foreignAnswerError.call(this, answer, connection.secret, itemIndex);
+	const { outcomes } = answer;
+	const refused: number[] = [];
+	batch.positions.forEach((position, indexInBatch) => {
+		const outcome = outcomes?.[indexInBatch];
+		if (settings.strictAnswers && outcome?.refused) {
+			refused.push(indexInBatch);
+			return;
+		}
+		results.outputs[position] = successOutput(batch, sendableRecord(records[position]), outcome, response.body, settings);
+	});
+	if (refused.length < batch.positions.length) results.succeeded.push(batch);
+	if (refused.length === 0) return;
+	const failure = describeRefusal.call(this, batch, batchCount, records, refused, outcomes ?? []);
+	results.failures.push(failure);
+	for (const indexInBatch of refused) {
+		results.failedAt[batch.positions[indexInBatch]] = {
+			failure,
+			batch,
+			sent: true,
+			refusal: outcomes?.[indexInBatch]?.message ?? 'no reason was given',
+		};
+	}
+}

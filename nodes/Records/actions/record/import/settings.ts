@@ -24,6 +24,12 @@ import { choice, isUnset, parameterError, wholeNumber } from '../../../../shared
 
 export type DataMode = 'autoMapInputData' | 'defineBelow' | 'json';
 
+/**
+ * The first node version whose import outcomes are read strictly: a record the answer lists as
+ * refused is a failed item, and a 2xx answer that is neither JSON nor empty is not the service's.
+ */
+export const TRUE_OUTCOMES_VERSION = 1.2;
+
 export interface ImportSettings {
 	dataMode: DataMode;
 	batchSize: number;
@@ -32,6 +38,10 @@ export interface ImportSettings {
 	retryUnknownOutcome: boolean;
 	timeoutMs: number;
 	includeResponse: boolean;
+	/** Node version 1.2 on: see TRUE_OUTCOMES_VERSION. */
+	strictAnswers: boolean;
+	/** n8n's Retry On Fail (node settings) is on: a failed run is started again, whole. */
+	retryOnFail: boolean;
 	values: ValuePreparationOptions;
 	/** Whether text values are brought to NFC (see sendableRecord). */
 	normalizeTextValues: boolean;
@@ -89,6 +99,8 @@ export function readSettings(this: IExecuteFunctions): ImportSettings {
 		retryUnknownOutcome: options.retryUnknownOutcome === true,
 		timeoutMs: Math.round(timeoutSeconds * 1000),
 		includeResponse: options.includeResponse === true,
+		strictAnswers: node.typeVersion >= TRUE_OUTCOMES_VERSION,
+		retryOnFail: node.retryOnFail === true,
 		values: {
 			...defaults,
 			timezone,

@@ -67,4 +67,23 @@ describe('PageSizer', () => {
 		sizer.onPage(ADAPTIVE_FIRST_PAGE, 0);
 		expect(sizer.size).toBe(ADAPTIVE_FIRST_PAGE);
 	});
+
+	it('with server errors counted (Get Rows), also falls back on 500, 502 and 504 to a large page, never on 503', () => {
+		for (const status of [500, 502, 504]) {
+			const sizer = new PageSizer('adaptive', { serverErrors: true });
+			expect(sizer.finalStatuses(ADAPTIVE_FIRST_PAGE)).toEqual([500, 502, 504]);
+			expect(sizer.onRefused(ADAPTIVE_FIRST_PAGE, status)).toBe(true);
+			expect(sizer.size).toBe(GUIDE_PAGE_SIZE);
+			// At the guide's size a 500 is retried and then stands.
+			expect(sizer.finalStatuses(GUIDE_PAGE_SIZE)).toBeUndefined();
+			expect(sizer.onRefused(GUIDE_PAGE_SIZE, status)).toBe(false);
+		}
+		expect(new PageSizer('adaptive', { serverErrors: true }).onRefused(ADAPTIVE_FIRST_PAGE, 503)).toBe(false);
+	});
+
+	it('a fixed page size never falls back and is retried as ever', () => {
+		const sizer = new PageSizer(1_000, { serverErrors: true });
+		expect(sizer.finalStatuses(1_000)).toBeUndefined();
+		expect(sizer.onRefused(1_000, 500)).toBe(false);
+	});
 });

@@ -108,7 +108,7 @@ describe('readRecordOutcomes', () => {
 		expect(readRecordOutcomes({ results: [{ index: 2, status: 'error', message: 'Zamčeno' }] }, 3)).toEqual([
 			undefined,
 			undefined,
-			{ status: 'error', message: 'Zamčeno' },
+			{ status: 'error', message: 'Zamčeno', refused: true },
 		]);
 	});
 

@@ -1,0 +1,72 @@
+/**
+ * Fault options for import outcomes, a block of faults.ts's rules kept apart: what a gateway, sign-in
+ * proxy or captive portal in front of the service can answer, and records the service refuses inside
+ * a 2xx answer. The answers Record → Import must not take for an import.
+ */
+import type { FaultEffect, FaultRuleState } from './faults';
+
+function isNonNegativeNumber(value: unknown): value is number {
+	return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+export interface ImportOutcomeFaults {
+	/**
+	 * Answer 200 with an HTML sign-in page (`text/html`), as a sign-in proxy or captive portal in
+	 * front of the service does: before the request is handled (nothing stored), or with
+	 * `afterProcessing` after it was (the records are stored).
+	 */
+	htmlPage?: boolean;
+	/** Imports: refuse these records of the request (0-based); the others are stored, the answer lists both. */
+	refuseRecords?: number[];
+	/** Imports: refuse each record with this probability, drawn from the rule's RNG (`seed`). */
+	refuseProbability?: number;
+	/** Let the first n matching requests through untouched (not counted as applied). */
+	skip?: number;
+}
+
+export const IMPORT_OUTCOME_FAULT_KEYS = ['htmlPage', 'refuseRecords', 'refuseProbability', 'skip'];
+
+/** Checks the import-outcome options of a posted rule; an error message, or undefined. */
+export function checkImportOutcomeFaults(raw: Record<string, unknown>): string | undefined {
+	if (raw.htmlPage !== undefined && typeof raw.htmlPage !== 'boolean') return 'htmlPage must be a boolean';
+	if (raw.htmlPage === true && (raw.status !== undefined || raw.reset !== undefined)) {
+		return 'htmlPage answers 200 itself; leave out status and reset';
+	}
+	if (
+		raw.refuseRecords !== undefined &&
+		(!Array.isArray(raw.refuseRecords) || !raw.refuseRecords.every((i) => Number.isInteger(i) && (i as number) >= 0))
+	) {
+		return 'refuseRecords must be a list of record indexes (whole numbers from 0)';
+	}
+	if (
+		raw.refuseProbability !== undefined &&
+		(!isNonNegativeNumber(raw.refuseProbability) || raw.refuseProbability > 1)
+	) {
+		return 'refuseProbability must be a number from 0 to 1';
+	}
+	if (raw.skip !== undefined && !(Number.isInteger(raw.skip) && (raw.skip as number) >= 0)) {
+		return 'skip must be a whole number from 0';
+	}
+	return undefined;
+}
+
+/** With `skip`: whether this matching request is one of those let through (and counts it). */
+export function skipping(rule: FaultRuleState): boolean {
+	if (rule.skip === undefined) return false;
+	rule.skipped = (rule.skipped ?? 0) + 1;
+	return rule.skipped <= rule.skip;
+}
+
+export function addImportOutcomeFaults(effect: FaultEffect, rule: FaultRuleState, terminalTaken: boolean): void {
+	if (rule.htmlPage === true && !terminalTaken && effect.status === undefined && !effect.reset) {
+		effect.htmlPage = true;
+		effect.afterProcessing = rule.afterProcessing === true;
+	}
+	const { refuseRecords, refuseProbability } = rule;
+	if (refuseRecords !== undefined || refuseProbability !== undefined) {
+		const listed = new Set(refuseRecords ?? []);
+		const earlier = effect.refuseRecord;
+		effect.refuseRecord = (index) =>
+			(earlier?.(index) ?? false) || listed.has(index) || (refuseProbability !== undefined && rule.rng() < refuseProbability);
+	}
+}
