@@ -113,7 +113,7 @@ interface Run {
 	keyRows: Map<string, Set<string>>;
 	/** How many rows of each content were ever made. */
 	made: Map<string, number>;
-	/** Whether a full read went on over several polls. */
+	/** Whether a read went on over several polls, or the report changed under one. */
 	split: boolean;
 }
 
@@ -203,6 +203,7 @@ function runHistory(s: Scenario, steps: Step[]): Run {
 			run.emitted.set(content, (run.emitted.get(content) ?? 0) + 1);
 		}
 		if (!changedDuring && memory?.pending === undefined) raise(run.mostRead, report.counts());
+		run.split ||= changedDuring;
 		// A change the mode does not allow, made while this poll read (or above where a read split over
 		// polls went on), shows in the next one.
 		unexpected = unexpectedDuring || (unexpected && memory?.pending !== undefined);
@@ -226,8 +227,9 @@ function check(s: Scenario, run: Run, complete: boolean): void {
 		// Anywhere compares every row with all it remembers: by key, a key is emitted once (once per
 		// different row, if one read meets several with it); by whole row, as often as the report came
 		// to hold more rows of it. The ordered modes emit rows by position: each row made once at most.
-		// A read split over polls sees each part as it was then: it may count a row edited away in one
-		// part and a copy of it added in another, so there too each row made is emitted once at most.
+		// A read split over polls, or one the report changed under, sees each part as it was then: it
+		// may count a row edited away in one part and a copy of it added in another, so there too each
+		// row made is emitted once at most.
 		const most =
 			s.position !== 'anywhere' || run.split
 				? (run.made.get(content) ?? 0) - base
