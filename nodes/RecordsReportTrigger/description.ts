@@ -61,7 +61,7 @@ export const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'On each poll the whole report is read: rows ÷ Page Size + 1 requests per poll (1,001 for 100,000 rows at Page Size 100). Suggested poll interval: 1–5 minutes up to 1,000 rows, 5–10 minutes up to 10,000, 15–30 minutes up to 100,000; at least twice as long as a test fetch takes. If new rows only ever appear at the end or at the top of the report, choose that under New Rows Appear: polls then cost 3 requests, whatever the report\'s size.',
+			'On each poll the whole report is read: about rows ÷ Page Size + 1 requests per poll (1,011 for 100,000 rows at Page Size 100: each page after the first repeats the row before it, so that a report changing under the read is noticed). Suggested poll interval: 1–5 minutes up to 1,000 rows, 5–10 minutes up to 10,000, 15–30 minutes up to 100,000; at least twice as long as a test fetch takes. If new rows only ever appear at the end or at the top of the report, choose that under New Rows Appear: polls then cost 2–3 requests, whatever the report\'s size.',
 		name: 'noticeAnywhere',
 		type: 'notice',
 		default: '',

@@ -132,6 +132,8 @@ async function runDetector(
 			timeoutMs: poll.read.request.timeoutMs,
 			retry: poll.read.request.retry,
 			detectChanges: true,
+			// A 500, 502 or 504 to a larger page than the guide's 100 rows can be about its size.
+			fallBackOnServerErrors: true,
 			onPage: (page) => {
 				columns = page.columns;
 				const verdict = detector.take(page.columns, page.rows);
@@ -203,6 +205,7 @@ async function manualSample(context: IPollFunctions, poll: PollSettings, writer:
 		maxPages: poll.read.maxPages,
 		timeoutMs: poll.read.request.timeoutMs,
 		retry: poll.read.request.retry,
+		fallBackOnServerErrors: true,
 		onPage: (page) => {
 			columns = page.columns;
 			sample = newest(sample.concat(page.rows));
