@@ -26,11 +26,12 @@ export class Records implements INodeType {
 		// 1.1: dates n8n turned into text are sent as dates, and every date-time gets its calendar
 		// day in the workflow's time zone (Import and Invoice alike); Get Rows without a Page Size
 		// adapts the page size (fewer requests). 1 keeps its behaviour.
-		version: [1, 1.1],
+		// 1.2: Import's Records (JSON) example is in English (1 and 1.1 keep the Czech one).
+		version: [1, 1.1, 1.2],
 		// What the node does, in words, under its name on the canvas (each resource has one operation).
 		subtitle:
 			'={{ {"import": "Import records", "getRows": "Read report rows", "respond": "Respond to call", "request": "Custom API call", "getMany": "List clients", "create": "Create invoice"}[$parameter["operation"]] || $parameter["operation"] }}',
-		defaultVersion: 1.1,
+		defaultVersion: 1.2,
 		description:
 			'Import records into, read reports from, and answer workflow calls of a Records installation',
 		defaults: { name: 'Records' },
