@@ -9,6 +9,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ReplyFormat } from '../shared/workflowCall/replyBody';
+import { wholeNumber } from '../shared/parameters/kit';
 import { xmlName } from '../shared/workflowCall/xml';
 import { ANY_EVENT, NO_EVENT } from './description';
 import {
@@ -242,6 +243,30 @@ function immediateReplyBody(context: IWebhookFunctions): Checked<unknown> {
 }
 
 /**
+ * The Response Code of an immediate answer. An expression can give any value; n8n's 200–599 limit
+ * holds only for typed values. Outside it the answer would be an interim 1xx (the caller waits for
+ * a real one) or a status HTTP has not got, so the call is refused with the reason instead.
+ */
+function immediateResponseCode(context: IWebhookFunctions): Checked<number> {
+	const refusal = (problem: string) => {
+		const message = `The Records Trigger's "Response Code" ${problem}. Fix it in the node.`;
+		return { rejection: { status: 500, code: 'response_code_invalid', message } };
+	};
+	let raw: unknown;
+	try {
+		raw = context.getNodeParameter('responseCode', 200);
+	} catch (error) {
+		return refusal(`could not be computed (${(error as Error).message})`);
+	}
+	try {
+		return { value: wholeNumber(context.getNode(), raw, { label: 'Response Code', min: 200, max: 599, fallback: 200 }) };
+	} catch (error) {
+		// wholeNumber's message: '"Response Code" must be a whole number from 200 to 599 (got 700)'.
+		return refusal((error as Error).message.replace(/^"Response Code" /, ''));
+	}
+}
+
+/**
  * The values of the Path's ":name" segments. n8n's request parameters may hold more (its own route
  * parameter for the whole path), which are not the caller's.
  */
@@ -374,7 +399,8 @@ export async function receiveCall(this: IWebhookFunctions): Promise<IWebhookResp
 
 	const replyBody = immediateReplyBody(this);
 	if ('rejection' in replyBody) return refuse(replyBody.rejection);
-	const responseCode = this.getNodeParameter('responseCode', 200) as number;
-	writeReply(res, responseCode, replyBody.value, { format, xmlRootElement, headOnly });
+	const responseCode = immediateResponseCode(this);
+	if ('rejection' in responseCode) return refuse(responseCode.rejection);
+	writeReply(res, responseCode.value, replyBody.value, { format, xmlRootElement, headOnly });
 	return { noWebhookResponse: true, workflowData };
 }

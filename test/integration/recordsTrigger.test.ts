@@ -517,6 +517,27 @@ describe('options', () => {
 		expect(hosting.host?.executions).toHaveLength(0);
 	});
 
+	it.each([
+		['above the range', '={{ 700 }}', '(got 700)'],
+		['an interim 1xx status', '={{ 100 }}', '(got 100)'],
+		['not a whole number', '={{ "accepted" }}', '(got "accepted")'],
+	])('refuses the call with a clear 500, and starts nothing, when an expression sets its Response Code %s', async (_case, responseCode, got) => {
+		const { webhookUrl } = await start({ responseCode });
+		const outcome = await outboundCall({ url: webhookUrl, method: 'POST', body: { a: 1 } });
+		expect(outcome.status).toBe(500);
+		expect(outcome.parsed).toMatchObject({ code: 'response_code_invalid' });
+		expect((outcome.parsed as IDataObject).message).toBe(
+			`The Records Trigger's "Response Code" must be a whole number from 200 to 599 ${got}. Fix it in the node.`,
+		);
+		expect(hosting.host?.executions).toHaveLength(0);
+	});
+
+	it('answers with a status code an expression sets within the range', async () => {
+		const { webhookUrl } = await start({ responseCode: '={{ 200 + 1 }}' });
+		const outcome = await outboundCall({ url: webhookUrl, method: 'POST', body: { a: 1 } });
+		expect(outcome.status).toBe(201);
+	});
+
 	it('answers with the configured status code', async () => {
 		const { webhookUrl } = await start({ responseCode: 202 });
 		const outcome = await outboundCall({ url: webhookUrl, method: 'POST', body: { a: 1 } });
