@@ -24,6 +24,7 @@ import {
 } from './helpers/callerAuth';
 import { replyFormatFor, writeRefusal, writeReply, type WebhookReplyTarget } from './helpers/reply';
 import {
+	bodyEncodingOf,
 	chooseBodyFormat,
 	decodeBody,
 	isJsonMediaType,
@@ -152,7 +153,7 @@ async function receiveBody(
 	const text = decodeBody(bytes.value, contentType, options.bodyEncoding);
 	if ('rejection' in text) return text;
 	const format = chooseBodyFormat(options.parseBodyAs ?? 'auto', contentType, text.value);
-	const parsed = parseBodyText(text.value, format, contentType);
+	const parsed = parseBodyText(text.value, format, contentType, bodyEncodingOf(bytes.value, contentType, options.bodyEncoding));
 	if ('rejection' in parsed) return parsed;
 	return { value: { format, value: parsed.value, text: text.value } };
 }
