@@ -3,6 +3,8 @@
  * call with "<error name>: <message>", and an AI Agent gets the name as the error's type: the name
  * must not be n8n's class name (NodeOperationError), the message must be the sentence to act on.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import { Records } from '../../nodes/Records/Records.node';
 import { runNode, toolVariant } from '../../tooling/harness/n8nCoreHarness';
 import { RECORD_TYPES, TOKENS } from '../../tooling/sandbox/server';
@@ -11,7 +13,7 @@ import { useSandbox } from './fixture';
 const sandbox = useSandbox({ token: TOKENS.full });
 
 /** import_records as the MCP example defines it, called with the agent's arguments. */
-async function importAsTool(args: Record<string, unknown>) {
+async function importAsTool(args: IDataObject) {
 	const { error } = await runNode({
 		nodeType: toolVariant(new Records()),
 		parameters: {
