@@ -39,7 +39,7 @@ function npmPublish(extraArgs: string[], extraEnv: Record<string, string> = {}):
 		if (!(name in extraEnv)) delete env[name];
 	}
 	const host = registryUrl.replace(/^http:/, '');
-	const args = ['publish', '--registry', registryUrl, `--${host}:_authToken=local-test`, ...extraArgs];
+	const args = ['publish', '--registry', registryUrl, `--${host}:_authToken=local-test`, '--update-notifier=false', ...extraArgs];
 	return new Promise((done) => {
 		const child = spawn('npm', args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
 		let output = '';
