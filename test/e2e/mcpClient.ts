@@ -44,13 +44,27 @@ export function toolJson<T>(result: unknown): T {
 }
 
 /**
+ * The sentence of a tool error: n8n's MCP Server Trigger sends "<name>: <message>" when the tool ran
+ * in its own process, and `{"error": {"message", "name"}}` when a worker ran it (queue mode).
+ */
+function errorSentence(text: string): string {
+	try {
+		const parsed = JSON.parse(text) as { error?: { message?: unknown } };
+		if (typeof parsed.error?.message === 'string') return parsed.error.message;
+	} catch {
+		// Not JSON: the "<name>: <message>" form.
+	}
+	return text;
+}
+
+/**
  * A tool error as an agent reads it: short, naming what to correct, with no stack trace, no secret,
  * and no error class name of n8n's before the sentence. Returns the text.
  */
 export function expectAgentReadableError(result: unknown, secrets: string[], ...mentions: RegExp[]): string {
 	const { isError, text } = toolText(result);
 	expect(isError).toBe(true);
-	for (const mention of mentions) expect(text).toMatch(mention);
+	for (const mention of mentions) expect(errorSentence(text)).toMatch(mention);
 	expect(text).not.toMatch(/\n\s+at /);
 	expect(text).not.toMatch(/\[item \d+\]/);
 	expect(text).not.toMatch(/\b(NodeOperationError|NodeApiError|OperationalError)\b/);
