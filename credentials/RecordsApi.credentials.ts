@@ -45,10 +45,8 @@ export class RecordsApi implements ICredentialType {
 			default: '',
 			placeholder: 'https://records.example.com',
 			required: true,
-			// n8n shows a connection test's TLS failure as the bare code and runs no code of the
-			// package's on it (a credential test function would need a request helper n8n's rules
-			// for community packages forbid), so the codes are explained where the test is run.
-			description: `Address of your installation, without a trailing path. The service requires HTTPS. ${TLS_CODES_EXPLAINED}`,
+			description:
+				'Address of your installation, without a trailing path. The service requires HTTPS.',
 		},
 		{
 			displayName: 'API Token',
@@ -124,8 +122,10 @@ export class RecordsApi implements ICredentialType {
 			default: false,
 			// The warning lives in the description: a notice shown only when this is on would make
 			// n8n 1.x's public API require that notice's value of everyone who creates this credential.
-			description:
-				"Whether to connect even when the service's certificate cannot be verified (unknown CA, expired, another host name). Insecure: the token is then sent to whoever answers at this address, even an impostor. Use only on a network you control; prefer trusting your CA by starting n8n with NODE_EXTRA_CA_CERTS set to its certificate file.",
+			// n8n shows a connection test's TLS failure as the bare code and runs no code of the
+			// package's on it (a credential test function would need a request helper n8n's rules
+			// for community packages forbid), so the codes are explained beside the certificate option.
+			description: `Whether to connect even when the service's certificate cannot be verified (unknown CA, expired, another host name). Insecure: the token is then sent to whoever answers at this address, even an impostor. Use only on a network you control; prefer trusting your CA by starting n8n with NODE_EXTRA_CA_CERTS set to its certificate file. ${TLS_CODES_EXPLAINED}`,
 		},
 	];
 

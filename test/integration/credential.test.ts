@@ -174,9 +174,9 @@ describe('credential test', () => {
 });
 
 describe('credential test against a certificate n8n does not accept', () => {
-	// n8n's connection test shows a TLS failure as the bare code; the Base URL's description, in the
-	// same form, says what each code means and what to do.
-	const baseUrlHelp = String(new RecordsApi().properties.find((property) => property.name === 'baseUrl')?.description);
+	// n8n's connection test shows a TLS failure as the bare code; the description of "Ignore SSL
+	// Issues (Insecure)", in the same form, says what each code means and what to do.
+	const certificateHelp = String(new RecordsApi().properties.find((property) => property.name === 'ignoreSSLIssues')?.description);
 	let untrusted: Sandbox;
 	let expired: Sandbox;
 
@@ -194,7 +194,7 @@ describe('credential test against a certificate n8n does not accept', () => {
 	])('fails with a code the form explains, with the fix, for %s', async (_case, server, explained) => {
 		const result = await testCredential({ baseUrl: server().baseUrl, token: TOKENS.full, testReportId: REPORTS.costs });
 		expect(result.status).toBe('Error');
-		expect(baseUrlHelp).toContain(result.message);
-		expect(baseUrlHelp).toMatch(explained);
+		expect(certificateHelp).toContain(result.message);
+		expect(certificateHelp).toMatch(explained);
 	});
 });
