@@ -21,6 +21,13 @@ export function plainHttpRefusal(baseUrl: string, allowHttp: boolean): string | 
 	return 'The base URL uses plain http://, which would send the API token unencrypted. Use the https:// address of your installation, or turn on "Allow Plain HTTP (Local Testing Only)" in the credential for a local test server.';
 }
 
+/**
+ * What the certificate codes mean that n8n's connection test shows alone, and what to do: the
+ * transport's TLS errors say the same in words for the nodes (nodes/shared/transport/tlsFailure.ts).
+ */
+export const TLS_CODES_EXPLAINED =
+	'If the connection test fails with only a code: UNABLE_TO_VERIFY_LEAF_SIGNATURE, SELF_SIGNED_CERT_IN_CHAIN or DEPTH_ZERO_SELF_SIGNED_CERT mean the certificate is not signed by a certificate authority n8n trusts (start n8n with NODE_EXTRA_CA_CERTS set to your CA certificate file); CERT_HAS_EXPIRED, that the certificate has expired (renew it); ERR_TLS_CERT_ALTNAME_INVALID, that it names another host (use that host name here). Nothing was sent.';
+
 export class RecordsApi implements ICredentialType {
 	name = 'recordsApi';
 
@@ -115,8 +122,10 @@ export class RecordsApi implements ICredentialType {
 			default: false,
 			// The warning lives in the description: a notice shown only when this is on would make
 			// n8n 1.x's public API require that notice's value of everyone who creates this credential.
-			description:
-				"Whether to connect even when the service's certificate cannot be verified (unknown CA, expired, another host name). Insecure: the token is then sent to whoever answers at this address, even an impostor. Use only on a network you control; prefer trusting your CA by starting n8n with NODE_EXTRA_CA_CERTS set to its certificate file.",
+			// n8n shows a connection test's TLS failure as the bare code and runs no code of the
+			// package's on it (a credential test function would need a request helper n8n's rules
+			// for community packages forbid), so the codes are explained beside the certificate option.
+			description: `Whether to connect even when the service's certificate cannot be verified (unknown CA, expired, another host name). Insecure: the token is then sent to whoever answers at this address, even an impostor. Use only on a network you control; prefer trusting your CA by starting n8n with NODE_EXTRA_CA_CERTS set to its certificate file. ${TLS_CODES_EXPLAINED}`,
 		},
 	];
 

@@ -28,7 +28,8 @@ export class Records implements INodeType {
 		// adapts the page size (fewer requests). 1 keeps its behaviour.
 		// 1.2: an import's answer is read strictly (records it lists as refused fail their items; a
 		// 2xx that is neither JSON nor empty is not the service's), and Get Rows checks that the
-		// report did not change while it was read.
+		// report did not change while it was read; Import's Records (JSON) example is in English (1 and
+		// 1.1 keep the Czech one).
 		version: [1, 1.1, 1.2],
 		// What the node does, in words, under its name on the canvas (each resource has one operation).
 		subtitle:

@@ -172,7 +172,7 @@ export const triggerProperties: INodeProperties[] = [
 				],
 				default: 'utf-8',
 				description:
-					'The character encoding of bodies that declare none (no charset in the Content-Type, no XML declaration). n8n refuses a charset other than UTF-8 on JSON, XML, plain-text and form bodies (422) before this trigger runs: for windows-1250 or ISO-8859-2 callers, choose it here.',
+					'The character encoding of bodies that declare none (no charset in the Content-Type, no XML declaration), and of a form body\'s percent-encoded bytes. n8n refuses a charset other than UTF-8 on JSON, XML, plain-text and form bodies (422) before this trigger runs: for windows-1250 or ISO-8859-2 callers, choose it here.',
 			},
 			{
 				displayName: 'Include Headers',

@@ -9,6 +9,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ReplyFormat } from '../shared/workflowCall/replyBody';
+import { wholeNumber } from '../shared/parameters/kit';
 import { xmlName } from '../shared/workflowCall/xml';
 import { ANY_EVENT, NO_EVENT } from './description';
 import {
@@ -23,6 +24,7 @@ import {
 } from './helpers/callerAuth';
 import { replyFormatFor, writeRefusal, writeReply, type WebhookReplyTarget } from './helpers/reply';
 import {
+	bodyEncodingOf,
 	chooseBodyFormat,
 	decodeBody,
 	isJsonMediaType,
@@ -151,7 +153,7 @@ async function receiveBody(
 	const text = decodeBody(bytes.value, contentType, options.bodyEncoding);
 	if ('rejection' in text) return text;
 	const format = chooseBodyFormat(options.parseBodyAs ?? 'auto', contentType, text.value);
-	const parsed = parseBodyText(text.value, format, contentType);
+	const parsed = parseBodyText(text.value, format, contentType, bodyEncodingOf(bytes.value, contentType, options.bodyEncoding));
 	if ('rejection' in parsed) return parsed;
 	return { value: { format, value: parsed.value, text: text.value } };
 }
@@ -238,6 +240,30 @@ function immediateReplyBody(context: IWebhookFunctions): Checked<unknown> {
 		return { value: JSON.parse(raw) as unknown };
 	} catch (error) {
 		return responseBodyRejection(`is not valid JSON (${(error as Error).message})`);
+	}
+}
+
+/**
+ * The Response Code of an immediate answer. An expression can give any value; n8n's 200–599 limit
+ * holds only for typed values. Outside it the answer would be an interim 1xx (the caller waits for
+ * a real one) or a status HTTP has not got, so the call is refused with the reason instead.
+ */
+function immediateResponseCode(context: IWebhookFunctions): Checked<number> {
+	const refusal = (problem: string) => {
+		const message = `The Records Trigger's "Response Code" ${problem}. Fix it in the node.`;
+		return { rejection: { status: 500, code: 'response_code_invalid', message } };
+	};
+	let raw: unknown;
+	try {
+		raw = context.getNodeParameter('responseCode', 200);
+	} catch (error) {
+		return refusal(`could not be computed (${(error as Error).message})`);
+	}
+	try {
+		return { value: wholeNumber(context.getNode(), raw, { label: 'Response Code', min: 200, max: 599, fallback: 200 }) };
+	} catch (error) {
+		// wholeNumber's message: '"Response Code" must be a whole number from 200 to 599 (got 700)'.
+		return refusal((error as Error).message.replace(/^"Response Code" /, ''));
 	}
 }
 
@@ -374,7 +400,8 @@ export async function receiveCall(this: IWebhookFunctions): Promise<IWebhookResp
 
 	const replyBody = immediateReplyBody(this);
 	if ('rejection' in replyBody) return refuse(replyBody.rejection);
-	const responseCode = this.getNodeParameter('responseCode', 200) as number;
-	writeReply(res, responseCode, replyBody.value, { format, xmlRootElement, headOnly });
+	const responseCode = immediateResponseCode(this);
+	if ('rejection' in responseCode) return refuse(responseCode.rejection);
+	writeReply(res, responseCode.value, replyBody.value, { format, xmlRootElement, headOnly });
 	return { noWebhookResponse: true, workflowData };
 }

@@ -9,11 +9,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
-import { EXAMPLE_MCP_PATH, exampleImports, prepareSandboxForExamples, readExamples } from '../../tooling/examples/examples';
+import { exampleImports, prepareSandboxForExamples, readExamples } from '../../tooling/examples/examples';
 import { executionError, N8nInstance, type ExecutionRunJson, type WorkflowJson } from '../../tooling/n8n/n8nInstance';
 import { waitFor } from '../../tooling/lib/proc';
 import {
@@ -27,10 +25,10 @@ import {
 	type Sandbox,
 } from '../../tooling/sandbox/server';
 import { readSetup, runtimesUnderTest } from './harness';
+import { connectMcp, expectAgentReadableError as agentReadableError, MCP_EXAMPLE_FILE, mcpUrl, toolJson } from './mcpClient';
 
 const { packed } = readSetup();
 
-const MCP_EXAMPLE_FILE = '06-records-tools-for-ai-agents-mcp.json';
 const MCP_TOKEN = 'records-mcp-e2e-token-7f3a91c2d85e4b06';
 /** Where the tools' texts must never show a credential. */
 const SECRETS = [MCP_TOKEN, TOKENS.full];
@@ -45,35 +43,13 @@ interface RowsPage {
 	nextOffset?: number;
 }
 
-/** The text of a tool result (n8n answers with one text part), and whether it is flagged as an error. */
-function toolText(result: unknown): { isError: boolean; text: string } {
-	const { content, isError } = result as { content?: Array<{ text?: string }>; isError?: boolean };
-	return { isError: isError === true, text: (content ?? []).map((part) => part.text ?? '').join('\n') };
-}
-
-/** A tool result's JSON: n8n sends the tool node's output items as JSON text. */
-function toolJson<T>(result: unknown): T {
-	const { isError, text } = toolText(result);
-	if (isError) throw new Error(`The tool answered with an error: ${text}`);
-	return JSON.parse(text) as T;
-}
-
 /** A bank report row as the tool's Simplified output gives it: keyed by column names, without empty cells. */
 function bankRowByName(row: Record<string, string>): Record<string, string> {
 	return Object.fromEntries(BANK_COLUMNS.filter((column) => row[column.id] !== '').map((column) => [column.name, row[column.id]]));
 }
 
 /** A tool error as an agent reads it: short, naming what to correct, with no stack trace or secret. */
-function expectAgentReadableError(result: unknown, ...mentions: RegExp[]): string {
-	const { isError, text } = toolText(result);
-	expect(isError).toBe(true);
-	for (const mention of mentions) expect(text).toMatch(mention);
-	expect(text).not.toMatch(/\n\s+at /);
-	expect(text).not.toMatch(/\[item \d+\]/);
-	for (const secret of SECRETS) expect(text).not.toContain(secret);
-	expect(text.length).toBeLessThan(600);
-	return text;
-}
+const expectAgentReadableError = (result: unknown, ...mentions: RegExp[]) => agentReadableError(result, SECRETS, ...mentions);
 
 /**
  * A workflow that runs tool nodes the way an AI Agent does, without a model: one Tool Executor per
@@ -189,20 +165,7 @@ describe.each(runtimesUnderTest())('the Records tools in %s', (_title, runtime) 
 
 	describe('served by the MCP Server Trigger', () => {
 		let client: Client;
-		const mcpUrl = () => new URL(`${n8n.baseUrl}/mcp/${EXAMPLE_MCP_PATH}`);
-		const headers = { authorization: `Bearer ${MCP_TOKEN}` };
-		const connect = async (transport: 'http' | 'sse' = 'http'): Promise<Client> => {
-			const connected = new Client({ name: 'records-e2e', version: '1.0.0' });
-			await connected.connect(
-				transport === 'http'
-					? new StreamableHTTPClientTransport(mcpUrl(), { requestInit: { headers } })
-					: new SSEClientTransport(mcpUrl(), {
-							requestInit: { headers },
-							eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...init?.headers, ...headers } }) },
-						}),
-			);
-			return connected;
-		};
+		const connect = (transport: 'http' | 'sse' = 'http') => connectMcp(n8n.baseUrl, MCP_TOKEN, transport);
 		const call = async (name: string, args: Record<string, unknown>) => await client.callTool({ name, arguments: args });
 
 		beforeAll(async () => {
@@ -221,7 +184,7 @@ describe.each(runtimesUnderTest())('the Records tools in %s', (_title, runtime) 
 		test('a client without the token, or with another one, is refused', async () => {
 			const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
 			for (const authorization of [undefined, 'Bearer not-the-token']) {
-				const response = await fetch(mcpUrl(), {
+				const response = await fetch(mcpUrl(n8n.baseUrl), {
 					method: 'POST',
 					headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(authorization ? { authorization } : {}) },
 					body: JSON.stringify(initialize),

@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 
-import { N8nInstance, nodeOutput, type ExecutionSummary } from '../../tooling/n8n/n8nInstance';
-import { bankTransactionIds, RECORD_TYPES, startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
+import { EXAMPLE_CREDENTIAL, EXAMPLE_MCP_CREDENTIAL, readExamples } from '../../tooling/examples/examples';
+import { waitFor } from '../../tooling/lib/proc';
+import { N8nInstance, nodeOutput, type ExecutionSummary, type WorkflowJson } from '../../tooling/n8n/n8nInstance';
+import { bankTransactionIds, COSTS_ROW_COUNT, RECORD_TYPES, REPORTS, startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
 import { callApi, control, storedFields } from '../../tooling/sandbox/control';
 import { readSetup, runtimesUnderTest, workflow } from './harness';
+import { connectMcp, expectAgentReadableError, MCP_EXAMPLE_FILE, toolJson } from './mcpClient';
 import {
 	createReportsCredential,
 	pollEvery15Seconds,
@@ -190,6 +193,57 @@ describe.each(runtimesUnderTest())('queue mode (Redis and one worker) in %s', (_
 			['success', true],
 			['success', true],
 		]);
+	});
+
+	test('the MCP example: the worker runs the tools an MCP client calls; rows, an import and a refused call come back to the client', async () => {
+		const mcpToken = 'records-mcp-queue-token-5d21c0a9e7';
+		const credentialIds: Record<string, string> = {
+			[EXAMPLE_CREDENTIAL.id]: await n8n.createCredential({
+				name: EXAMPLE_CREDENTIAL.name,
+				type: 'recordsApi',
+				data: { baseUrl: sandbox.baseUrl, token: TOKENS.full, allowHttp: true, testWith: 'import', allowedHttpRequestDomains: 'all' },
+			}),
+			[EXAMPLE_MCP_CREDENTIAL.id]: await n8n.createCredential({
+				name: EXAMPLE_MCP_CREDENTIAL.name,
+				type: 'httpBearerAuth',
+				// n8n 2.x's public API takes the domain restriction every credential has; 1.x refuses it here.
+				data: { token: mcpToken, ...(runtime.spec.n8nVersion.startsWith('1.') ? {} : { allowedHttpRequestDomains: 'all' }) },
+			}),
+		};
+		const example = readExamples().find((candidate) => candidate.file === MCP_EXAMPLE_FILE) as WorkflowJson;
+		// The example refers to its credentials by the ids `npm start` gives them; here n8n chose them.
+		const nodes = example.nodes.map((node) => ({
+			...node,
+			...(node.credentials && {
+				credentials: Object.fromEntries(
+					Object.entries(node.credentials).map(([type, { id, name }]) => [type, { id: credentialIds[id] ?? id, name }]),
+				),
+			}),
+		}));
+		const workflowId = await n8n.createWorkflow({ ...example, nodes }, { activate: true });
+		const client = await waitFor('the MCP endpoint to accept a client', async () => await connectMcp(n8n.baseUrl, mcpToken).catch(() => undefined));
+		const task = { Název: 'Fronta: úkol od agenta', Zadal: 'Jana Nováková' };
+		try {
+			const page = toolJson<Array<Record<string, unknown>>>(
+				await client.callTool({ name: 'get_report_rows', arguments: { report: REPORTS.costs, offset: COSTS_ROW_COUNT - 1, limit: 5 } }),
+			);
+			expect(page).toEqual([expect.objectContaining({ reportId: REPORTS.costs, offset: COSTS_ROW_COUNT - 1, rowCount: 1, hasMore: false })]);
+
+			const imported = toolJson<Array<Record<string, unknown>>>(
+				await client.callTool({ name: 'import_records', arguments: { recordType: RECORD_TYPES.tasks, records: JSON.stringify([task]) } }),
+			);
+			expect(imported).toEqual([expect.objectContaining({ status: 'created', record: task })]);
+
+			const refused = await client.callTool({ name: 'import_records', arguments: { recordType: 'neexistuje', records: JSON.stringify([task]) } });
+			expectAgentReadableError(refused, [mcpToken, TOKENS.full], /recordType/, /"neexistuje" does not exist/);
+		} finally {
+			await client.close();
+		}
+		expect(sandbox.state.getRecords(RECORD_TYPES.tasks).filter((record) => record.fields.Název === task.Název)).toHaveLength(1);
+		// The two calls that succeeded ran on the worker (n8n 2.x also keeps an execution of the refused
+		// call, run there too; 1.x keeps none of it).
+		const executions = await n8n.waitForExecutions(workflowId, 2);
+		expect(executions.map(ranOnWorker)).toEqual(executions.map(() => true));
 	});
 
 	test('polls of a slow report that outlast the poll interval emit every new row exactly once, run by the worker', async () => {

@@ -5,9 +5,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { RecordsApi } from '../../credentials/RecordsApi.credentials';
 import { testCredential } from '../../tooling/harness/n8nCoreHarness';
 import { addFaults } from '../../tooling/sandbox/control';
-import { RECORD_TYPES, REPORTS, TOKENS } from '../../tooling/sandbox/server';
+import { RECORD_TYPES, REPORTS, startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
 import { useSandbox } from './fixture';
 
 const REFUSED =
@@ -169,5 +170,31 @@ describe('credential test', () => {
 			expect(outcome.message).not.toContain(token);
 			expect(outcome.message).not.toContain(TOKENS.expired);
 		}
+	});
+});
+
+describe('credential test against a certificate n8n does not accept', () => {
+	// n8n's connection test shows a TLS failure as the bare code; the description of "Ignore SSL
+	// Issues (Insecure)", in the same form, says what each code means and what to do.
+	const certificateHelp = String(new RecordsApi().properties.find((property) => property.name === 'ignoreSSLIssues')?.description);
+	let untrusted: Sandbox;
+	let expired: Sandbox;
+
+	beforeAll(async () => {
+		[untrusted, expired] = await Promise.all([
+			startSandbox({ quiet: true, tls: true }),
+			startSandbox({ quiet: true, tls: { certificate: 'expired' } }),
+		]);
+	});
+	afterAll(async () => await Promise.all([untrusted, expired].map(async (server) => await server?.close())));
+
+	it.each([
+		['an unknown CA', () => untrusted, /UNABLE_TO_VERIFY_LEAF_SIGNATURE[^;]*NODE_EXTRA_CA_CERTS/],
+		['an expired certificate', () => expired, /CERT_HAS_EXPIRED, that the certificate has expired \(renew it\)/],
+	])('fails with a code the form explains, with the fix, for %s', async (_case, server, explained) => {
+		const result = await testCredential({ baseUrl: server().baseUrl, token: TOKENS.full, testReportId: REPORTS.costs });
+		expect(result.status).toBe('Error');
+		expect(certificateHelp).toContain(result.message);
+		expect(certificateHelp).toMatch(explained);
 	});
 });

@@ -492,6 +492,34 @@ describe('bad and hostile bodies: a clear refusal and no execution', () => {
 	});
 });
 
+describe('form bodies', () => {
+	// "Název=Škoda Octavia&Zadal=Jiří Čermák" as a windows-1250 caller percent-encodes it.
+	const CP1250_FORM = 'N%E1zev=%8Akoda+Octavia&Zadal=Ji%F8%ED+%C8erm%E1k';
+	const post = (url: string, body: string) =>
+		fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+
+	it('decodes percent-encoded windows-1250 bytes as windows-1250 when Body Encoding says so', async () => {
+		const { webhookUrl } = await start({ options: { bodyEncoding: 'windows-1250' } });
+		const response = await post(webhookUrl, CP1250_FORM);
+		expect(response.status).toBe(200);
+		expect(await emitted()).toMatchObject({ format: 'form', body: { Název: 'Škoda Octavia', Zadal: 'Jiří Čermák' } });
+	});
+
+	it('refuses them with what to set, instead of storing "�", when Body Encoding is UTF-8', async () => {
+		const { webhookUrl } = await start({});
+		const response = await post(webhookUrl, CP1250_FORM);
+		expect(response.status).toBe(400);
+		expect(await response.json()).toMatchObject({ code: 'invalid_encoding', message: expect.stringMatching(/"Body Encoding"/) });
+		expect(hosting.host?.executions).toHaveLength(0);
+	});
+
+	it('reads a UTF-8 form as before', async () => {
+		const { webhookUrl } = await start({});
+		await post(webhookUrl, new URLSearchParams({ Název: 'Škoda Octavia' }).toString());
+		expect(await emitted()).toMatchObject({ format: 'form', body: { Název: 'Škoda Octavia' } });
+	});
+});
+
 describe('options', () => {
 	it('adds the raw body and the headers (without Authorization) when asked', async () => {
 		const { webhookUrl } = await start({ authentication: 'basicAuth', options: { includeRawBody: true, includeHeaders: true } });
@@ -515,6 +543,27 @@ describe('options', () => {
 		expect(outcome.status).toBe(500);
 		expect(outcome.parsed).toMatchObject({ code: 'response_body_invalid', message: expect.stringMatching(/Response Body could not be computed/) });
 		expect(hosting.host?.executions).toHaveLength(0);
+	});
+
+	it.each([
+		['above the range', '={{ 700 }}', '(got 700)'],
+		['an interim 1xx status', '={{ 100 }}', '(got 100)'],
+		['not a whole number', '={{ "accepted" }}', '(got "accepted")'],
+	])('refuses the call with a clear 500, and starts nothing, when an expression sets its Response Code %s', async (_case, responseCode, got) => {
+		const { webhookUrl } = await start({ responseCode });
+		const outcome = await outboundCall({ url: webhookUrl, method: 'POST', body: { a: 1 } });
+		expect(outcome.status).toBe(500);
+		expect(outcome.parsed).toMatchObject({ code: 'response_code_invalid' });
+		expect((outcome.parsed as IDataObject).message).toBe(
+			`The Records Trigger's "Response Code" must be a whole number from 200 to 599 ${got}. Fix it in the node.`,
+		);
+		expect(hosting.host?.executions).toHaveLength(0);
+	});
+
+	it('answers with a status code an expression sets within the range', async () => {
+		const { webhookUrl } = await start({ responseCode: '={{ 200 + 1 }}' });
+		const outcome = await outboundCall({ url: webhookUrl, method: 'POST', body: { a: 1 } });
+		expect(outcome.status).toBe(201);
 	});
 
 	it('answers with the configured status code', async () => {

@@ -87,6 +87,19 @@ export function readExamples(): Array<WorkflowJson & { file: string }> {
 }
 
 /**
+ * The nodes of this package in the examples that are not at `current[type]`, the version a node
+ * added now gets (its node type's defaultVersion): new users copy the examples. Each as a sentence
+ * naming the file, the node and both versions.
+ */
+export function outdatedExampleNodes(current: Record<string, number>): string[] {
+	return readExamples().flatMap((example) =>
+		example.nodes
+			.filter((node) => node.type in current && node.typeVersion !== current[node.type])
+			.map((node) => `${example.file}: "${node.name}" (${node.type}) is at version ${node.typeVersion}, not ${current[node.type]}`),
+	);
+}
+
+/**
  * A copy of an example (or of a call file) whose addresses of outside systems (the accounting
  * system, the chat, the ERP, the spreadsheet, the registry ARES) point at their local stand-ins.
  */

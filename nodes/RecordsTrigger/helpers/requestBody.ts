@@ -64,6 +64,15 @@ export type BodyEncodingChoice = 'utf-8' | 'windows-1250' | 'iso-8859-2';
  */
 export const TYPES_N8N_DECODES = 'application/json, application/xml (and other XML types), text/plain and form';
 
+/** The encoding the body is read in: the Content-Type charset, else an XML declaration's, else the option's. */
+export function bodyEncodingOf(
+	bytes: Uint8Array,
+	contentType: ContentType | undefined,
+	undeclared: BodyEncodingChoice = 'utf-8',
+): string {
+	return contentType?.charset ?? xmlDeclaredEncoding(bytes) ?? undeclared;
+}
+
 /**
  * Decodes the body bytes: the Content-Type charset, else an XML declaration's encoding, else the
  * "Body Encoding" option (UTF-8 by default). Bytes that are not valid in that encoding are refused
@@ -74,7 +83,7 @@ export function decodeBody(
 	contentType: ContentType | undefined,
 	undeclared: BodyEncodingChoice = 'utf-8',
 ): Checked<string> {
-	const label = contentType?.charset ?? xmlDeclaredEncoding(bytes) ?? undeclared;
+	const label = bodyEncodingOf(bytes, contentType, undeclared);
 	let decoder: InstanceType<typeof TextDecoder>;
 	try {
 		decoder = new TextDecoder(label, { fatal: true });
@@ -137,18 +146,48 @@ function describeMediaType(contentType: ContentType | undefined): string {
 	return contentType === undefined ? 'no Content-Type' : `Content-Type ${contentType.mediaType}`;
 }
 
-function parseForm(text: string): Record<string, string | string[]> {
-	const result: Record<string, string | string[]> = {};
-	for (const [name, value] of new URLSearchParams(text)) {
-		const existing = Object.prototype.hasOwnProperty.call(result, name) ? result[name] : undefined;
-		const next = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
-		Object.defineProperty(result, name, { value: next, enumerable: true, writable: true, configurable: true });
-	}
-	return result;
+/**
+ * One name or value of a form body: "+" is a space, and each run of %XX escapes is bytes of text in
+ * the body's encoding (a windows-1250 caller's "%9A" is "š"; in UTF-8 "š" is "%C5%A1"). A "%" not
+ * followed by two hex digits stays as it is, as in URLSearchParams. Throws on bytes not valid in
+ * the encoding.
+ */
+function formComponent(raw: string, decoder: InstanceType<typeof TextDecoder>): string {
+	return raw
+		.replace(/\+/g, ' ')
+		.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => decoder.decode(Uint8Array.from(run.slice(1).split('%'), (hex) => parseInt(hex, 16))));
 }
 
-/** Parses decoded body text in the given format; malformed input is a 400 with the parser's reason. */
-export function parseBodyText(text: string, format: BodyFormat, contentType: ContentType | undefined): Checked<unknown> {
+/** An application/x-www-form-urlencoded body; a name given more than once gets a list of its values. */
+function parseForm(text: string, encoding: string): Checked<Record<string, string | string[]>> {
+	const decoder = new TextDecoder(encoding, { fatal: true });
+	const result: Record<string, string | string[]> = {};
+	try {
+		for (const pair of text.split('&')) {
+			if (pair === '') continue;
+			const equals = pair.indexOf('=');
+			const name = formComponent(equals < 0 ? pair : pair.slice(0, equals), decoder);
+			const value = equals < 0 ? '' : formComponent(pair.slice(equals + 1), decoder);
+			const existing = Object.prototype.hasOwnProperty.call(result, name) ? result[name] : undefined;
+			const next = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
+			Object.defineProperty(result, name, { value: next, enumerable: true, writable: true, configurable: true });
+		}
+	} catch {
+		return { rejection: invalidEncoding(encoding) };
+	}
+	return { value: result };
+}
+
+/**
+ * Parses decoded body text in the given format; malformed input is a 400 with the parser's reason.
+ * `encoding` is the body's (bodyEncodingOf): a form's percent-encoded bytes are text in it.
+ */
+export function parseBodyText(
+	text: string,
+	format: BodyFormat,
+	contentType: ContentType | undefined,
+	encoding = 'utf-8',
+): Checked<unknown> {
 	switch (format) {
 		case 'none':
 			return { value: {} };
@@ -177,7 +216,7 @@ export function parseBodyText(text: string, format: BodyFormat, contentType: Con
 				};
 			}
 		case 'form':
-			return { value: parseForm(text) };
+			return parseForm(text, encoding);
 		case 'text':
 			return { value: text };
 	}

@@ -9,6 +9,9 @@ import { fromAiKeys, toolArguments, toolErrorText } from './use';
  */
 const CONTENT_PARAMETERS: Record<string, string> = { 'record.import': 'jsonRecords' };
 
+/** The name a tool call's error carries (see toolError). */
+export const AGENT_ERROR_NAME = 'Error';
+
 /** Parameter names to display names, collection and fixed-collection entries included. */
 function labelsOf(properties: readonly INodeProperties[], labels = new Map<string, string>()): Map<string, string> {
 	for (const property of properties) {
@@ -24,7 +27,10 @@ function labelsOf(properties: readonly INodeProperties[], labels = new Map<strin
 /**
  * The error a tool call fails with: the node's error as one short text an agent can correct from,
  * naming the arguments it filled (see toolErrorText). It carries no description, which n8n would
- * append as "Details: …", and never a stack trace: what n8n sends the agent is its message.
+ * append as "Details: …", and never a stack trace: what n8n sends the agent is its message, after
+ * the error's name ("<name>: <message>" from the MCP Server Trigger, the name as the error's type to
+ * an AI Agent). The name is therefore the generic "Error", as n8n's own argument checks give it,
+ * not the class name NodeOperationError, which means nothing to an agent.
  */
 export function toolError(
 	this: IExecuteFunctions,
@@ -50,5 +56,6 @@ export function toolError(
 	// n8n swaps a message that contains a system error code for a generic text about files (a record
 	// type "neexistuje" holds "eexist"); the agent must get this one.
 	shaped.message = text;
+	shaped.name = AGENT_ERROR_NAME;
 	return shaped;
 }

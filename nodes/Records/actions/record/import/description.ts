@@ -19,6 +19,34 @@ const RESPONSE_INFORMATION =
 const RETRY_ON_FAIL_NOTICE =
 	'Leave "Retry On Fail" in this node\'s settings off: after a failure n8n runs the whole import again and sends the records already imported a second time. "Retry Attempts" in the options repeats only what the service certainly did not process.';
 
+/**
+ * Records (JSON), whose default is an example to replace. Before node version 1.2 it was a Czech
+ * installation's task; n8n saves a parameter only when it differs from its default, so workflows
+ * saved with versions 1 and 1.1 that kept it keep that default. From 1.2 the example is in English.
+ */
+function jsonRecordsParameters(): INodeProperties[] {
+	const jsonRecords: INodeProperties = {
+		displayName: 'Records (JSON)',
+		name: 'jsonRecords',
+		type: 'json',
+		displayOptions: { show: { dataMode: ['json'], '@version': [{ _cnd: { gte: 1.2 } }] } },
+		default: '[\n  {\n    "Title": "Call the client",\n    "Entered by": "Jane Smith"\n  }\n]',
+		required: true,
+		description:
+			"A list of records, or one record, each an object of field names and values. A whole import body {\"data\": [...]} is accepted too. The example's fields stand for yours: use the record type's field names as its API documentation lists them, in the installation's language.",
+	};
+	return [
+		{
+			...jsonRecords,
+			displayOptions: { show: { dataMode: ['json'], '@version': [{ _cnd: { lt: 1.2 } }] } },
+			default: '[\n  {\n    "Název": "Zavolat klientovi",\n    "Zadal": "Jana Nováková"\n  }\n]',
+			description:
+				'A list of records, or one record, each an object of field names and values. A whole import body {"data": [...]} is accepted too. The example is a task of a Czech installation: its fields "Název" (title) and "Zadal" (entered by); "Zavolat klientovi" means "call the client".',
+		},
+		jsonRecords,
+	];
+}
+
 export const properties: INodeProperties[] = [
 	{
 		displayName: RETRY_ON_FAIL_NOTICE,
@@ -136,16 +164,7 @@ export const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Records (JSON)',
-		name: 'jsonRecords',
-		type: 'json',
-		displayOptions: { show: { dataMode: ['json'] } },
-		default: '[\n  {\n    "Název": "Zavolat klientovi",\n    "Zadal": "Jana Nováková"\n  }\n]',
-		required: true,
-		description:
-			'A list of records, or one record, each an object of field names and values. A whole import body {"data": [...]} is accepted too. The example is a task of a Czech installation: its fields "Název" (title) and "Zadal" (entered by); "Zavolat klientovi" means "call the client".',
-	},
+	...jsonRecordsParameters(),
 	{
 		displayName: 'Evaluate JSON',
 		name: 'jsonEvaluation',
