@@ -26,14 +26,20 @@ const options: INodeProperties[] = byDisplayName([
 	},
 	...rowOutputOptions,
 	...pagingOptions,
-	{
-		displayName: 'Max Remembered Rows',
-		name: 'maxRemembered',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: DEFAULT_MAX_REMEMBERED,
-		description: `How many row identities the trigger keeps in the workflow (12 bytes each) where it remembers every row (New Rows Appear "Anywhere", node versions 1 and 1.1, or a full check). Rows gone from the report the longest are forgotten first; a report with more rows than this is refused, since its forgotten rows would be emitted again. Without this option: ${DEFAULT_MAX_REMEMBERED.toLocaleString('en-US')} (${LEGACY_MAX_REMEMBERED.toLocaleString('en-US')} in node versions 1 and 1.1).`,
-	},
+	// The same option for each side of version 1.2, whose default is larger: a default is what a
+	// saved node that never set the option gets, so versions 1 and 1.1 keep theirs.
+	...[LEGACY_MAX_REMEMBERED, DEFAULT_MAX_REMEMBERED].map(
+		(fallback): INodeProperties => ({
+			displayName: 'Max Remembered Rows',
+			name: 'maxRemembered',
+			type: 'number',
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			default: fallback,
+			description:
+				'How many row identities the trigger keeps in the workflow (12 bytes each) where it remembers every row (New Rows Appear "Anywhere", node versions 1 and 1.1, or a full check). Rows gone from the report the longest are forgotten first; a report with more rows than this is refused, since its forgotten rows would be emitted again.',
+			displayOptions: { show: fallback === DEFAULT_MAX_REMEMBERED ? FROM_BOUNDED : BEFORE_BOUNDED },
+		}),
+	),
 	{
 		displayName: 'Output Items',
 		name: 'outputMode',
