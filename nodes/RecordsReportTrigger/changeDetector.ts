@@ -24,7 +24,7 @@
 import type { ReportColumn, ReportRow } from '../shared/report/rows';
 import { describeColumns, IDENTITY_LENGTH, identityOf, rowIdentityText } from '../shared/report/rows';
 import { TrailingRun } from '../shared/report/trailingRun';
-import { type IdentityKind, type Memory, type NewRowPosition, splitIdentities } from './memory';
+import { type IdentityKind, type Memory, type NewRowPosition, splitIdentities, WINDOW_ROWS } from './memory';
 import { emptyMemory, identitiesOf, memoryAfterPoll } from './memoryAfterPoll';
 import { NewRowFinder } from './rowFinder';
 
@@ -83,7 +83,10 @@ export class DetectorError extends Error {
 /** See `slack` in ChangeDetector. */
 const RESUME_SLACK = 100;
 
-type Phase = 'full' | 'end' | 'top' | 'far' | 'probe' | 'done';
+type Phase = 'full' | 'end' | 'top' | 'far' | 'probe' | 'head' | 'last' | 'tail' | 'recheck' | 'done';
+
+/** Beyond any real report: a service still sending rows there ignores `offset` (a full read says so). */
+const PROBE_LIMIT = 2 ** 31;
 
 
 export class ChangeDetector {
@@ -128,7 +131,7 @@ export class ChangeDetector {
 			this.rows.push(row);
 			if (this.phase === 'top' && this.topWindowFound()) return 'stop';
 		}
-		return (this.phase === 'far' && this.bases.length >= 2) || this.phase === 'probe' ? 'stop' : undefined;
+		return (this.phase === 'far' && this.bases.length >= 2) || this.phase === 'probe' || (this.phase === 'last' && this.bases.length >= 2) ? 'stop' : undefined;
 	}
 
 	/** The current range was read (to its end, or until `take` said stop); `columns`: the report's. */
@@ -145,6 +148,10 @@ export class ChangeDetector {
 		else if (this.phase === 'top') this.checkTop();
 		else if (this.phase === 'far') this.checkFar();
 		else if (this.phase === 'probe') this.checkProbe();
+		else if (this.phase === 'head') this.checkHead();
+		else if (this.phase === 'last') this.checkLast();
+		else if (this.phase === 'tail') this.checkTail();
+		else if (this.phase === 'recheck') this.checkRecheck();
 	}
 
 	/** The rows to emit and the memory to save, once `next()` returned undefined. */
@@ -162,7 +169,9 @@ export class ChangeDetector {
 			settings: this.settings,
 			previous: this.memory,
 			columns: this.columns,
-			read: this.readInFull ? { identities: this.finder?.identities ?? [], bases: this.finder?.bases ?? [] } : { added: this.added },
+			read: this.readInFull
+				? { identities: this.finder?.identities ?? [], bases: this.finder?.bases ?? [] }
+				: (this.edges ?? { added: this.added }),
 		});
 		return { emit, memory, firstRun, notes: this.notes, finders: this.finder ? [this.finder] : [] };
 	}
@@ -208,6 +217,7 @@ export class ChangeDetector {
 
 	private firstPhase(): Phase {
 		const { memory, settings } = this;
+		if (memory === undefined && this.remembersEdgesOnly) return 'head';
 		if (memory === undefined || memory.pending !== undefined) return 'full';
 		// A full read can compare with per-row memory, or with a report that was empty.
 		const comparable = memory.rows !== undefined || memory.count === 0;
@@ -240,6 +250,7 @@ export class ChangeDetector {
 			return { start: pending === undefined ? 0 : Math.max(0, pending.offset - pending.lastRows.length - this.slack) };
 		}
 		if (phase === 'end') return { start: Math.max(0, memory!.count - this.windowLength()) };
+		if (phase === 'head') return { start: 0, maxRows: this.windowRows };
 		return { start: 0 };
 	}
 
@@ -430,7 +441,16 @@ export class ChangeDetector {
 
 	/** Exponential, then binary search for the report's end: row `probeLo` exists, `probeHi` not. */
 	private probe(): void {
+		if (this.probeHi === undefined && this.probeLo + this.probeStep > PROBE_LIMIT) {
+			this.readInFullInstead('the service sent rows at every offset the search for its end asked for');
+			return;
+		}
 		if (this.probeHi !== undefined && this.probeHi - this.probeLo <= 1) {
+			// Without memory, this is a first run looking for the end (see "First run" below).
+			if (this.memory === undefined) {
+				this.endFound(this.probeHi);
+				return;
+			}
 			const at = this.probeHi - this.memory!.count;
 			this.target = at;
 			this.windowAt = -1;
@@ -466,6 +486,100 @@ export class ChangeDetector {
 	private probeAt = 0;
 	/** The rows an ordered poll found past its boundary (emitted or not). */
 	private added: ReportRow[] = [];
+
+	// ---- First run of a bounded ordered mode ---------------------------------------------------
+	//
+	// On First Run "Only Remember Them" needs only what later ordered polls compare with: the window at
+	// the end where new rows appear, the row at the other end and the row count. The count comes from
+	// one-row reads (exponential, then binary search: about 2·log2(rows) requests) instead of reading
+	// every row. The reads happen at different moments, so at the top the window is read again last
+	// and must be unchanged (rows added above meanwhile shift everything); at the end, the rows from
+	// the window's start are read to the end, so rows appended meanwhile are among them. A report that
+	// changed between the reads is read again (ChangedDuringRead), on the poll's last attempt in full.
+
+	/** Whether this first run needs only the edges of the report (see above). */
+	private get remembersEdgesOnly(): boolean {
+		const { bounded, position, firstRun, fullCheckEvery } = this.settings;
+		return bounded && position !== 'anywhere' && firstRun === 'remember' && fullCheckEvery === 0;
+	}
+
+	private get windowRows(): number {
+		return this.settings.windowRows ?? WINDOW_ROWS;
+	}
+
+	/** The first rows of the report as read first (At the Top: the window). */
+	private head: string[] = [];
+	/** The row at the far end (At the Top: the last row), once read. */
+	private farRow: string | undefined;
+	/** What a first run that read only the report's edges remembers. */
+	private edges: { edges: { count: number; window: string[]; far: string | undefined } } | undefined;
+
+	private checkHead(): void {
+		this.head = this.bases;
+		const top = this.settings.position === 'top';
+		if (this.head.length < this.windowRows) {
+			// That is the whole report.
+			this.rememberEdges(this.head.length, this.head, top ? this.head[this.head.length - 1] : this.head[0]);
+			return;
+		}
+		this.probeLo = this.head.length - 1;
+		this.probeStep = this.windowRows;
+		this.probe();
+	}
+
+	private endFound(count: number): void {
+		if (this.settings.position === 'top') this.readRange('last', { start: count - 1, maxRows: 2 });
+		else this.readRange('tail', { start: count - this.windowRows });
+		this.count = count;
+	}
+
+	/** At the Top: the last row; exactly one row must stand at the end found. */
+	private checkLast(): void {
+		if (this.bases.length !== 1) {
+			this.changedOnFirstRun();
+			return;
+		}
+		this.farRow = this.bases[0];
+		this.readRange('recheck', { start: 0, maxRows: this.windowRows });
+	}
+
+	/** At the Top: the window again, as first read: nothing was added above it meanwhile. */
+	private checkRecheck(): void {
+		if (this.bases.length !== this.head.length || this.bases.some((base, i) => base !== this.head[i])) {
+			this.changedOnFirstRun();
+			return;
+		}
+		this.rememberEdges(this.count, this.head, this.farRow);
+	}
+
+	/** Appended at the End: the rows from where the window starts to the end, appended ones too. */
+	private checkTail(): void {
+		if (this.bases.length < this.windowRows) {
+			this.changedOnFirstRun();
+			return;
+		}
+		this.rememberEdges(this.range.start + this.bases.length, this.bases.slice(-this.windowRows), this.head[0]);
+	}
+
+	private rememberEdges(count: number, window: string[], far: string | undefined): void {
+		this.edges = { edges: { count, window, far } };
+		this.phase = 'done';
+	}
+
+	private changedOnFirstRun(): void {
+		const reason = 'the report changed while the first poll looked for its end';
+		if (this.settings.lastAttempt !== true) throw new ChangedDuringRead(reason);
+		this.readInFullInstead(reason);
+	}
+
+	/** A first run reads the whole report after all. */
+	private readInFullInstead(reason: string): void {
+		this.reason = reason;
+		this.readRange('full', { start: 0 });
+	}
+
+	/** The report's row count found by a first run's search. */
+	private count = 0;
 
 	/** A failed ordered check: read in full where every row is remembered, else stop with the reason. */
 	private fail(reason: string): void {

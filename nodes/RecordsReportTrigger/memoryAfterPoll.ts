@@ -24,10 +24,11 @@ export interface PollForMemory {
 	/** The column ids rows were identified by in this poll; undefined when it saw no columns. */
 	columns: string[] | undefined;
 	/**
-	 * A full read (every row's identity, copies numbered, and base identity, in report order), or an
-	 * ordered poll's rows past its boundary (all of them, emitted or not).
+	 * A full read (every row's identity, copies numbered, and base identity, in report order), an
+	 * ordered poll's rows past its boundary (all of them, emitted or not), or what a first run of a
+	 * bounded ordered mode found at the report's edges (the row count, the window, the far row).
 	 */
-	read: { identities: string[]; bases: string[] } | { added: ReportRow[] };
+	read: { identities: string[]; bases: string[] } | { added: ReportRow[] } | { edges: { count: number; window: string[]; far: string | undefined } };
 }
 
 export function memoryAfterPoll({ settings, previous, columns, read }: PollForMemory): Memory {
@@ -51,6 +52,9 @@ export function memoryAfterPoll({ settings, previous, columns, read }: PollForMe
 		if (!(ordered && settings.bounded)) {
 			memory.rows = identitiesOf(rememberAfterRead(splitIdentities(base.rows), read.identities, settings.maxRemembered));
 		}
+	} else if ('edges' in read) {
+		memory.count = read.edges.count;
+		reportBases = read.edges.window;
 	} else {
 		const added = read.added.map((row) => identityOf(rowIdentityText(row, memory.columns)));
 		memory.count = base.count + added.length;
@@ -63,7 +67,7 @@ export function memoryAfterPoll({ settings, previous, columns, read }: PollForMe
 		const rows = settings.windowRows ?? WINDOW_ROWS;
 		memory.window = identitiesOf(settings.position === 'end' ? reportBases.slice(-rows) : reportBases.slice(0, rows));
 		const far = settings.position === 'end' ? reportBases[0] : reportBases[reportBases.length - 1];
-		memory.far = 'identities' in read ? far : base.far;
+		memory.far = 'identities' in read ? far : 'edges' in read ? read.edges.far : base.far;
 	}
 	return memory;
 }

@@ -141,6 +141,20 @@ describe('memory', () => {
 		expect(ids(next.items).sort()).toEqual(bankTransactionIds(20_001, 5).sort());
 		expect(sandbox.state.stats.requests.report?.total).toBeLessThanOrEqual(3);
 	});
+
+	it.each(['end', 'top'])('%s, version 1.2: the first poll remembers a 1,000,000-row report without reading it, in under 50 requests', async (position) => {
+		await control(sandbox, '/reports', { id: FEED, generate: 'bank', rows: 1_000_000, virtual: true });
+		const first = await poll({ newRowPosition: position });
+		expect(first.items).toBeNull();
+		expect(sandbox.state.stats.requests.report?.total).toBeLessThan(50);
+		expect(JSON.stringify(first.staticData).length).toBeLessThan(2_000);
+
+		await addRows(5, position === 'top' ? 'top' : 'end');
+		sandbox.state.stats.clear();
+		const next = await poll({ newRowPosition: position }, first.staticData);
+		expect(ids(next.items).sort()).toEqual(bankTransactionIds(1_000_001, 5).sort());
+		expect(sandbox.state.stats.requests.report?.total).toBeLessThanOrEqual(3);
+	});
 });
 
 describe("a poll's time budget (n8n's durable scheduler)", () => {

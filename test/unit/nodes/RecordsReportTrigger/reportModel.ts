@@ -157,10 +157,13 @@ export function pollModel(
 	settings: DetectorSettings,
 	plan: PollPlan,
 	apply: (change: Change) => void = (change) => report.apply(change),
+	/** Called after each request, before the changes made after it: the report as that request saw it. */
+	served: () => void = () => undefined,
 ): PollOutcome {
 	let pages = 0;
 	const during = [...plan.during].sort((a, b) => a.afterPage - b.afterPage);
 	const afterRequest = () => {
+		served();
 		pages++;
 		while (during.length > 0 && during[0].afterPage <= pages) apply(during.shift()!.change);
 	};
