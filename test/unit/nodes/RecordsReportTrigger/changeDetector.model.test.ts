@@ -13,7 +13,7 @@
  *
  * Seeded and shrinking: a failure prints its seed and the smallest history found; replay it with
  * FC_SEED=<seed> (and FC_PATH). FC_NUM_RUNS sets how many histories each property tries (default
- * 2,000 each, 32,000 in all; `npm run test:model-long` tries 100,000 each).
+ * 2,000 each, 44,000 in all; `npm run test:model-long` tries 100,000 each).
  */
 import fc from 'fast-check';
 
