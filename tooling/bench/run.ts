@@ -6,6 +6,7 @@
  * --only, the other sections keep their previous results. With --quick (smaller sizes, one run
  * each), everything goes to tooling/bench/results/tmp/ and the committed results stay as they are.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +38,8 @@ interface StoredSection {
 	quick: boolean;
 	/** One-minute load average of the machine when the section started and when it finished. */
 	loadAverage?: [number, number];
+	/** The run of `npm run bench` that measured it: sections kept from earlier runs say so. */
+	run?: BenchRun;
 	data?: unknown;
 	error?: string;
 }
@@ -86,6 +89,41 @@ function parseArgs(argv: string[]): Options {
 	return options;
 }
 
+interface BenchRun {
+	startedAt: string;
+	/** The commit measured; "+ changes" when the working tree differed from it. */
+	commit: string;
+	cpu: string;
+}
+
+function currentCommit(): string {
+	try {
+		const git = (...args: string[]) => execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8' }).trim();
+		return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') === '' ? '' : ' + changes'}`;
+	} catch {
+		return 'unknown commit';
+	}
+}
+
+const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
+/** When and where the results were measured: one run, or which sections came from which. */
+function runsLine(results: Results): string {
+	const runs = new Map<string, { run: BenchRun | undefined; sections: string[] }>();
+	SECTIONS.forEach((section, index) => {
+		const stored = results.sections[section.id];
+		if (!stored) return;
+		const key = stored.run?.startedAt ?? 'unrecorded';
+		const entry = runs.get(key) ?? { run: stored.run, sections: [] };
+		entry.sections.push(String(index + 1));
+		runs.set(key, entry);
+	});
+	const describe = (run: BenchRun | undefined) => (run ? `started ${utc(run.startedAt)}, commit ${run.commit}, ${run.cpu}` : 'a run that did not record when or where');
+	const list = [...runs.values()];
+	if (list.length === 1) return `Measured in one run of \`npm run bench\` (${describe(list[0].run)}), on the machine below.`;
+	return `Measured in ${list.length} runs: ${list.map(({ run, sections }) => `sections ${sections.join(', ')} in ${describe(run)}`).join('; ')}. The machine below is the last run's.`;
+}
+
 function machineTable(machine: Machine): string {
 	return markdownTable({
 		headers: ['Machine', ''],
@@ -121,6 +159,8 @@ function renderReport(results: Results, rendered: Map<string, Rendered>, outputD
 		`Command: \`${results.command}\`. Every section runs against the Records sandbox (\`tooling/sandbox\`) in its own process on loopback; ` +
 			'each measured client runs in a fresh process of its own (tooling/bench/workers/), so its peak memory is its own. ' +
 			'Times are medians of several runs; ratios compare medians measured in the same run of the benchmark. How to run it and what each figure means: [tooling/bench/README.md](tooling/bench/README.md).',
+		'',
+		runsLine(results),
 		'',
 		machineTable(results.machine),
 		'',
@@ -178,6 +218,7 @@ async function main(): Promise<void> {
 		? (JSON.parse(readFileSync(resultsFile, 'utf8')) as Results)
 		: undefined;
 	const command = `npm run bench${options.quick ? ' -- --quick' : ''}`;
+	const run: BenchRun = { startedAt: new Date(started).toISOString(), commit: currentCommit(), cpu: `${machine.cpu}, ${machine.cores} cores` };
 	const results: Results = { machine, command, sections: { ...(previous?.sections ?? {}) } };
 	const log = (line: string) => console.log(`[bench ${formatDuration(Date.now() - started).padStart(9)}] ${line}`);
 	log(`${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node.js ${machine.node}`);
@@ -220,6 +261,7 @@ async function main(): Promise<void> {
 				durationMs: Date.now() - sectionStarted,
 				quick: options.quick,
 				loadAverage: [loadBefore, loadavg()[0]],
+				run,
 			});
 			try {
 				const data = await section.run(context);
