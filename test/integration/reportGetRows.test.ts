@@ -388,6 +388,23 @@ describe('Report → Get Rows: failures while paging', () => {
 		expect(items).toHaveLength(250);
 	});
 
+	it('version 1.2: a run of more than 1,000 identical rows is read to the end, its page boundaries checked', async () => {
+		const fee = { c1: '1.1.2026', c2: '-10,00' };
+		await control(sandbox, '/reports', {
+			id: 'many-fees',
+			columns: [
+				{ id: 'c1', name: 'Datum' },
+				{ id: 'c2', name: 'Částka' },
+			],
+			rows: [{ c1: '31.12.2025', c2: '5,00' }, ...Array.from({ length: 2_500 }, () => fee)],
+		});
+
+		const { items, error } = await getRows({ report: byId('many-fees'), options: { pageSize: 100 } }, { typeVersion: 1.2 });
+
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(2_501);
+	});
+
 	it('stops at Max Pages with an error instead of returning part of the report', async () => {
 		const { items, error } = await getRows({ options: { maxPages: 5 } });
 

@@ -14,17 +14,36 @@ export class TrailingRun {
 	/** Runs longer than this are checked only as far back as this (it bounds memory and requests). */
 	static readonly MAX_ROWS = 1_000;
 
-	/** Notes the rows handed on, in order. */
+	/**
+	 * Notes the rows handed on, in order. Only a page's end matters, so only the rows identical to its
+	 * last one and the row before them are turned into JSON: a read of a large report costs a few rows
+	 * per page, not every row.
+	 */
 	add(rows: readonly unknown[]): void {
-		for (const row of rows) {
-			const json = JSON.stringify(row);
-			const last = this.rows[this.rows.length - 1];
-			if (json === last) {
-				if (this.rows.length < TrailingRun.MAX_ROWS) this.rows.push(json);
-			} else {
-				this.rows = last === undefined ? [json] : [last, json];
+		if (rows.length === 0) return;
+		const last = JSON.stringify(rows[rows.length - 1]);
+		let run = 1;
+		let before: string | undefined;
+		for (let index = rows.length - 2; index >= 0 && run < TrailingRun.MAX_ROWS; index--) {
+			const json = JSON.stringify(rows[index]);
+			if (json !== last) {
+				before = json;
+				break;
 			}
+			run++;
 		}
+		if (run === rows.length) {
+			// The whole page is one run: it goes on from the rows before it.
+			const earlier = this.rows;
+			let earlierRun = 0;
+			while (earlierRun < earlier.length && earlier[earlier.length - 1 - earlierRun] === last) earlierRun++;
+			run += earlierRun;
+			before = earlier.length > earlierRun ? earlier[earlier.length - 1 - earlierRun] : undefined;
+		}
+		// A run that reached MAX_ROWS is checked that far back only: the row before it stands further up.
+		const kept = Math.min(run, TrailingRun.MAX_ROWS);
+		const runRows = new Array<string>(kept).fill(last);
+		this.rows = before === undefined || run >= TrailingRun.MAX_ROWS ? runRows : [before, ...runRows];
 	}
 
 	/** The rows to find again, oldest first: the one different row (if read), then the run. */
