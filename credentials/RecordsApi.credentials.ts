@@ -7,6 +7,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { tlsCodesExplained } from '../nodes/shared/transport/tlsFailure';
+
 /**
  * The report or record type id the connection test probes when the user names none. No
  * installation has one under this id, so a service that accepted the token answers 404, and one
@@ -22,11 +24,15 @@ export function plainHttpRefusal(baseUrl: string, allowHttp: boolean): string | 
 }
 
 /**
- * What the certificate codes mean that n8n's connection test shows alone, and what to do: the
- * transport's TLS errors say the same in words for the nodes (nodes/shared/transport/tlsFailure.ts).
+ * What the certificate codes mean that n8n's connection test shows alone, and what to do. n8n runs
+ * the declarative test below itself and answers a TLS failure bare: 2.41 with the code (its
+ * credentials tester's runRequestTest returns `error.cause.code`), 1.123 with Node.js's text for it;
+ * the test's rules match only HTTP statuses. A node's test function (`testedBy`) is not used while
+ * the credential declares a test, and would have only the deprecated `helpers.request` to send with,
+ * which n8n's lint and verification scan refuse. So the form explains every code, from the table the
+ * nodes' TLS errors use.
  */
-export const TLS_CODES_EXPLAINED =
-	'If the connection test fails with only a code: UNABLE_TO_VERIFY_LEAF_SIGNATURE, SELF_SIGNED_CERT_IN_CHAIN or DEPTH_ZERO_SELF_SIGNED_CERT mean the certificate is not signed by a certificate authority n8n trusts (start n8n with NODE_EXTRA_CA_CERTS set to your CA certificate file); CERT_HAS_EXPIRED, that the certificate has expired (renew it); ERR_TLS_CERT_ALTNAME_INVALID, that it names another host (use that host name here). Nothing was sent.';
+export const TLS_CODES_EXPLAINED = tlsCodesExplained();
 
 export class RecordsApi implements ICredentialType {
 	name = 'recordsApi';
@@ -122,9 +128,8 @@ export class RecordsApi implements ICredentialType {
 			default: false,
 			// The warning lives in the description: a notice shown only when this is on would make
 			// n8n 1.x's public API require that notice's value of everyone who creates this credential.
-			// n8n shows a connection test's TLS failure as the bare code and runs no code of the
-			// package's on it (a credential test function would need a request helper n8n's rules
-			// for community packages forbid), so the codes are explained beside the certificate option.
+			// The certificate codes n8n's connection test shows alone are explained here, beside the
+			// certificate option (see TLS_CODES_EXPLAINED).
 			description: `Whether to connect even when the service's certificate cannot be verified (unknown CA, expired, another host name). Insecure: the token is then sent to whoever answers at this address, even an impostor. Use only on a network you control; prefer trusting your CA by starting n8n with NODE_EXTRA_CA_CERTS set to its certificate file. ${TLS_CODES_EXPLAINED}`,
 		},
 	];

@@ -44,31 +44,48 @@ export function toolJson<T>(result: unknown): T {
 }
 
 /**
- * The sentence of a tool error: n8n's MCP Server Trigger sends "<name>: <message>" when the tool ran
- * in its own process, and `{"error": {"message", "name"}}` when a worker ran it (queue mode).
+ * What n8n puts before the sentence of a failed tool call; no node can take it away. n8n 1.123's MCP
+ * Server Trigger answers every thrown error with `Error: <message>` (McpServer.js, its tools/call
+ * handler); 2.41's with `<error.name>: <message>` (MessageFormatter.formatError). Neither marks what a
+ * tool returns as an error, so a failed call must throw. The Records node names its tool errors
+ * "Error" (nodes/Records/actions/tool/error.ts) so that both read the same, as n8n's own do.
+ */
+export const N8N_TOOL_ERROR_PREFIX = 'Error: ';
+
+/**
+ * The sentence of a tool error: after n8n's prefix when the tool ran in the trigger's own process, the
+ * `message` of `{"error": {"message", "name"}}` when a worker ran it (queue mode).
  */
 function errorSentence(text: string): string {
 	try {
-		const parsed = JSON.parse(text) as { error?: { message?: unknown } };
-		if (typeof parsed.error?.message === 'string') return parsed.error.message;
+		const parsed = JSON.parse(text) as { error?: { message?: unknown; name?: unknown } };
+		if (typeof parsed.error?.message === 'string') {
+			expect(parsed.error.name).toBe('Error');
+			return parsed.error.message;
+		}
 	} catch {
 		// Not JSON: the "<name>: <message>" form.
 	}
-	return text;
+	expect(text.startsWith(N8N_TOOL_ERROR_PREFIX)).toBe(true);
+	return text.slice(N8N_TOOL_ERROR_PREFIX.length);
 }
 
 /**
- * A tool error as an agent reads it: short, naming what to correct, with no stack trace, no secret,
- * and no error class name of n8n's before the sentence. Returns the text.
+ * A tool error as an agent reads it: n8n's fixed prefix (above) and then the sentence, short, naming
+ * what to correct, starting as a sentence (no error class name, no second prefix), with no stack
+ * trace and no secret. Returns the sentence.
  */
 export function expectAgentReadableError(result: unknown, secrets: string[], ...mentions: RegExp[]): string {
 	const { isError, text } = toolText(result);
 	expect(isError).toBe(true);
-	for (const mention of mentions) expect(errorSentence(text)).toMatch(mention);
+	const sentence = errorSentence(text);
+	expect(sentence).toMatch(/^["A-Z]/);
+	expect(sentence).not.toMatch(/^[\w.]*(Error|Exception)\b/);
+	for (const mention of mentions) expect(sentence).toMatch(mention);
 	expect(text).not.toMatch(/\n\s+at /);
 	expect(text).not.toMatch(/\[item \d+\]/);
 	expect(text).not.toMatch(/\b(NodeOperationError|NodeApiError|OperationalError)\b/);
 	for (const secret of secrets) expect(text).not.toContain(secret);
 	expect(text.length).toBeLessThan(600);
-	return text;
+	return sentence;
 }

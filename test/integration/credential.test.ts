@@ -174,7 +174,7 @@ describe('credential test', () => {
 });
 
 describe('credential test against a certificate n8n does not accept', () => {
-	// n8n's connection test shows a TLS failure as the bare code; the description of "Ignore SSL
+	// n8n 2.x's connection test shows a TLS failure as the bare code; the description of "Ignore SSL
 	// Issues (Insecure)", in the same form, says what each code means and what to do.
 	const certificateHelp = String(new RecordsApi().properties.find((property) => property.name === 'ignoreSSLIssues')?.description);
 	let untrusted: Sandbox;
@@ -190,7 +190,7 @@ describe('credential test against a certificate n8n does not accept', () => {
 
 	it.each([
 		['an unknown CA', () => untrusted, /UNABLE_TO_VERIFY_LEAF_SIGNATURE[^;]*NODE_EXTRA_CA_CERTS/],
-		['an expired certificate', () => expired, /CERT_HAS_EXPIRED, that the certificate has expired \(renew it\)/],
+		['an expired certificate', () => expired, /CERT_HAS_EXPIRED \("certificate has expired"\) means that the certificate has expired \(renew it\)/],
 	])('fails with a code the form explains, with the fix, for %s', async (_case, server, explained) => {
 		const result = await testCredential({ baseUrl: server().baseUrl, token: TOKENS.full, testReportId: REPORTS.costs });
 		expect(result.status).toBe('Error');

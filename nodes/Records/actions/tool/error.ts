@@ -30,7 +30,10 @@ function labelsOf(properties: readonly INodeProperties[], labels = new Map<strin
  * append as "Details: …", and never a stack trace: what n8n sends the agent is its message, after
  * the error's name ("<name>: <message>" from the MCP Server Trigger, the name as the error's type to
  * an AI Agent). The name is therefore the generic "Error", as n8n's own argument checks give it,
- * not the class name NodeOperationError, which means nothing to an agent.
+ * not the class name NodeOperationError, which means nothing to an agent. No name leaves the
+ * sentence alone: n8n 2.41 joins name and message with ": " (MessageFormatter.formatError), 1.123
+ * writes "Error: " before the message whatever the name (McpServer.js), and only a thrown error
+ * becomes an error result (an item returned instead would be answered as a success).
  */
 export function toolError(
 	this: IExecuteFunctions,
