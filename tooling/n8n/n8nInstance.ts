@@ -1,3 +1,8 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error,
+	@n8n/community-nodes/no-hardcoded-secrets -- tooling: runs in Node.js, not inside n8n (Node.js's
+	modules, `process`); its errors are not a node's; its tokens and keys are fixed test values, not
+	secrets */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
