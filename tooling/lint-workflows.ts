@@ -1,3 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals -- tooling: runs in Node.js, not inside n8n
+	(Node.js's modules, `__dirname`, `process`) */
 /**
  * Lints the GitHub Actions workflows (.github/workflows/*.yml) with actionlint, the checker GitHub's
  * own documentation points to: workflow syntax, expressions and their types, `needs`, permissions,

@@ -1,3 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals, no-console -- tooling: runs in Node.js, not inside
+	n8n (Node.js's modules, `process`, the console) */
 /**
  * Installs the pinned n8n releases this package is tested against into .cache/runtime, and packs
  * the package the way it is published.

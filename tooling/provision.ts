@@ -1,3 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions --
+	tooling: runs in Node.js, not inside n8n (Node.js's modules, `process`, child processes) */
 /**
  * The first step of `npm test` and of CI: makes sure the machine has the programs the tests need
  * beyond Node.js and npm, and installs the missing ones from Debian's packages when it can.

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- tooling: runs in Node.js, not inside
+	n8n (`process`) */
 /**
  * The package's `prepublishOnly` guard, in the manner of node-cli's `n8n-node prerelease`: refuses a
  * plain `npm publish` so that every published version comes from the release workflow

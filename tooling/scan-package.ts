@@ -1,3 +1,7 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions --
+	tooling: runs in Node.js, not inside n8n (Node.js's modules, `__dirname`, `process`, child
+	processes) */
 /**
  * n8n's verification scan, run locally: the analysis `npx @n8n/scan-community-package` applies to a
  * published package, on this repository's source and on the tarball `npm pack` makes of it.

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- a test: runs in Node.js, not inside
+	n8n (Node.js's modules) */
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- a test: runs in Node.js, not inside
+	n8n (Node.js's modules) */
 /**
  * The production path: a real n8n talking to the Records service over HTTPS only (every credential
  * has "Allow Plain HTTP" off), the service's certificate signed by an internal CA that n8n is given

@@ -1,3 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-hardcoded-secrets -- a test: runs in Node.js, not inside n8n (Node.js's
+	modules); its tokens and keys are fixed test values, not secrets */
 /**
  * The Records tools as AI agents meet them, in a real n8n. The MCP example (examples/06-…) is served
  * by n8n's MCP Server Trigger with Bearer authentication and driven by a real MCP client built on

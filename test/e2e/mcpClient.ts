@@ -3,9 +3,11 @@
  * its tool results read: shared by mcp.e2e.ts (single n8n) and queue.e2e.ts (the tools run by the
  * worker).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+// The SDK's subpaths without `.js`: its `exports` then name its type declarations (which ESLint's
+// import resolver checks), and Jest, which runs this file, finds the CommonJS module.
+import { Client } from '@modelcontextprotocol/sdk/client/index';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp';
 
 import { EXAMPLE_MCP_PATH } from '../../tooling/examples/examples';
 

@@ -1,4 +1,7 @@
-import { basename } from 'node:path';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- a test: runs in Node.js, not inside
+	n8n (Node.js's modules) */
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 
 import { N8nInstance, nodeOutput } from '../../tooling/n8n/n8nInstance';
 import { readPackageJson } from '../../tooling/n8n/package';
@@ -114,5 +117,15 @@ describe.each(runtimesUnderTest())('the packed package in %s', (_title, runtime)
 		expect(plainHttp.status).toBe('Error');
 		expect(plainHttp.message).toMatch(/http/i);
 		expect(plainHttp.message).not.toContain(TOKENS.full);
+	});
+
+	test("n8n's generated front-end leaves the instance folder when the server stops; the logs stay", async () => {
+		await n8n.start();
+		expect(existsSync(join(n8n.staticCacheDir, 'index.html'))).toBe(true);
+
+		await n8n.stop();
+
+		expect(existsSync(n8n.staticCacheDir)).toBe(false);
+		expect(readFileSync(n8n.serverLog, 'utf8')).toContain('Editor is now accessible');
 	});
 });

@@ -1,3 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-hardcoded-secrets -- a test: runs in Node.js, not inside n8n (Node.js's
+	modules); its tokens and keys are fixed test values, not secrets */
 import { readFileSync } from 'node:fs';
 
 import { EXAMPLE_CREDENTIAL, EXAMPLE_MCP_CREDENTIAL, readExamples } from '../../tooling/examples/examples';

@@ -1,8 +1,10 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- a test: runs in Node.js, not inside
+	n8n (Node.js's modules) */
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 
-import { exampleCallerCredential, exampleCredential, readExamples } from '../../tooling/examples/examples';
+import { exampleCallerCredential, exampleCredential, exampleWorkflows, readExamples } from '../../tooling/examples/examples';
 import { N8nInstance } from '../../tooling/n8n/n8nInstance';
 import { repoRoot } from '../../tooling/lib/paths';
 import { waitFor } from '../../tooling/lib/proc';
@@ -55,7 +57,7 @@ if (n8n2.length === 0) {
 		n8n = await N8nInstance.create({ runtime, package: packed });
 		// No sandbox is needed to draw the canvas: the credentials only have to exist.
 		await n8n.importCredentials([exampleCredential('https://records.example.com', TOKENS.full), exampleCallerCredential()]);
-		await n8n.importWorkflows(readExamples().map(({ file: _file, ...workflow }) => workflow));
+		await n8n.importWorkflows(exampleWorkflows());
 		await n8n.start();
 		await n8n.setupOwner();
 	});

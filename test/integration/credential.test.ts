@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- a test: runs in Node.js, not inside
+	n8n (Node.js's modules) */
 /**
  * The Records API credential's connection test, run the way n8n's credentials tester runs it,
  * against the Records sandbox over real HTTP.

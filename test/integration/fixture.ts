@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- a test: runs in Node.js, not inside
+	n8n (`@n8n/backend-common`, `@n8n/di`) */
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 

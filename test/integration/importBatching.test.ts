@@ -1,3 +1,7 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-hardcoded-secrets -- a test:
+	runs in Node.js, not inside n8n (Node.js's modules, `setTimeout`); its tokens and keys are fixed
+	test values, not secrets */
 /**
  * Record → Import: batching, parallel requests, injected faults, service errors and unknown
  * response shapes, through n8n's execution engine over real HTTP.

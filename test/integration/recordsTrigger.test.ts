@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- a test: its tokens and keys are fixed
+	test values, not secrets */
 /**
  * The Records Trigger hosted like n8n hosts an active webhook workflow (tooling/harness/webhook.ts),
  * called by the sandbox's real outbound side: workflow "call API" actions and webhooks (spec §4.3,

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- a test: runs in Node.js, not inside
+	n8n (`@n8n/backend-common`, `@n8n/di`) */
 /**
  * Column lists picked from the report (the column dropdowns of Key Columns and of Get Rows' number
  * and date conversion), through n8n-core's LoadOptionsContext and PollContext against the sandbox;

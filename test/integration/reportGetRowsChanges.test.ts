@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- a test: runs in Node.js, not inside
+	n8n (Node.js's modules) */
 /**
  * Report → Get Rows on a report that changes while it is read, through n8n's execution engine over
  * real HTTP. The service is a small report server of this test, whose rows change between two

@@ -1,3 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals -- a test: runs in Node.js, not inside n8n
+	(`@n8n/backend-common`, `@n8n/di`, `setImmediate`) */
 /**
  * Records Report Trigger through n8n-core's PollContext and TriggersAndPollers, over real HTTP against
  * the Records sandbox. The static data returned by one poll is passed to the next, as n8n persists it;

@@ -1,3 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals -- a test: runs in Node.js, not inside n8n (Node.js's
+	modules, `setTimeout`) */
 /**
  * The transport (nodes/shared/transport) in n8n's real execution engine, against the Records
  * sandbox over real HTTP. A test-only node calls recordsApiRequest with the request described by

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- a test: runs in Node.js, not inside
+	n8n (Node.js's modules) */
 import * as http from 'node:http';
 import { ok, request, type ClientFailure, type ClientResponse } from './http-client';
 import { RECORD_TYPES, REPORTS, TOKENS } from '../../tooling/sandbox/server';

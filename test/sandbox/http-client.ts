@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- a test: runs in Node.js, not inside
+	n8n (Node.js's modules) */
 import * as http from 'node:http';
 
 /** A plain HTTP client for the sandbox's own tests: reports connection failures instead of throwing. */

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- a test: runs in Node.js, not inside
+	n8n (Node.js's modules) */
 /**
  * The sandbox's HTTPS: the certificates it makes at start, seen by Node's own TLS client.
  */

@@ -1,3 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals, no-console -- tooling: runs in Node.js, not inside
+	n8n (Node.js's modules, `process`, the console) */
 /**
  * `npm run bench:profile -- <file.cpuprofile> [--top 25] [--filter nodes/] [--callers deepCopy]`
  *

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- tooling: runs in Node.js, not inside
+	n8n (Node.js's modules) */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -86,6 +88,15 @@ export function readExamples(): Array<WorkflowJson & { file: string }> {
 		});
 }
 
+/** The examples as n8n imports them: the file names readExamples() adds are not part of a workflow. */
+export function exampleWorkflows(): WorkflowJson[] {
+	return readExamples().map((example) => {
+		const workflow: WorkflowJson & { file?: string } = { ...example };
+		delete workflow.file;
+		return workflow;
+	});
+}
+
 /**
  * The nodes of this package in the examples that are not at `current[type]`, the version a node
  * added now gets (its node type's defaultVersion): new users copy the examples. Each as a sentence
@@ -122,8 +133,7 @@ export function exampleImports(
 ): { credentials: CredentialJson[]; workflows: WorkflowJson[] } {
 	return {
 		credentials: [exampleCredential(sandboxBaseUrl, token), exampleCallerCredential(), exampleMcpCredential(mcpToken)],
-		// The file names are not part of the workflows n8n stores.
-		workflows: readExamples().map(({ file: _file, ...workflow }) => localizeExample(workflow, standInsBaseUrl)),
+		workflows: exampleWorkflows().map((workflow) => localizeExample(workflow, standInsBaseUrl)),
 	};
 }
 

@@ -1,3 +1,7 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error --
+	tooling: runs in Node.js, not inside n8n (Node.js's modules, `@n8n/config`, `@n8n/di`,
+	`process`); its errors are not a node's */
 /**
  * Runs the package's nodes and credential through n8n's own execution engine (n8n-core), over real
  * HTTP. What is real and what is stubbed, and why: see README.md next to this file.
@@ -186,11 +190,11 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return entry;
 	}
 
-	getParentTypes(_name: string): string[] {
+	getParentTypes(): string[] {
 		return [];
 	}
 
-	isCredentialUsableByNode(_credentialType: string, _nodeType: string): boolean {
+	isCredentialUsableByNode(): boolean {
 		return true;
 	}
 

@@ -1,3 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/require-node-api-error -- tooling: runs in Node.js, not inside n8n
+	(Node.js's modules, `xml2js`); its errors are not a node's */
 /**
  * Hosts a webhook trigger node behind a real HTTP server, the way n8n's webhook server runs it for
  * an active workflow: it registers the node's webhooks (running the node's webhook lifecycle

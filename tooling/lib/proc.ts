@@ -1,3 +1,7 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions --
+	tooling: runs in Node.js, not inside n8n (Node.js's modules, `process`, `setTimeout`,
+	`clearTimeout`, child processes) */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { appendFileSync, closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';

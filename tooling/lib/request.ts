@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- tooling: runs in Node.js, not inside
+	n8n (Node.js's modules) */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 

@@ -1,6 +1,11 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error,
+	@n8n/community-nodes/no-hardcoded-secrets -- tooling: runs in Node.js, not inside n8n (Node.js's
+	modules, `process`); its errors are not a node's; its tokens and keys are fixed test values, not
+	secrets */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import { installPackage, type PackedPackage } from './package';
@@ -194,6 +199,16 @@ export class N8nInstance {
 		return join(this.userFolder, 'server.log');
 	}
 
+	/**
+	 * Where n8n writes its editor's front-end at every start (its "static cache": hundreds of
+	 * generated .js files, tens of MB). Removed when the server exits, so that an instance folder
+	 * keeps only its data and logs, and `n8n-node lint`, which lints every .js file under the
+	 * repository, finds none of n8n's there.
+	 */
+	get staticCacheDir(): string {
+		return join(this.userFolder, '.cache', 'n8n', 'public');
+	}
+
 	/** Log of the queue-mode worker: it names each execution it runs ("Worker started execution 7"). */
 	get workerLog(): string {
 		return join(this.userFolder, 'worker.log');
@@ -327,6 +342,7 @@ export class N8nInstance {
 			env: await this.env(),
 		});
 		const server = this.server;
+		server.once('exit', () => rmSync(this.staticCacheDir, { recursive: true, force: true }));
 		const logLength = () => readFileSync(this.serverLog, 'utf8').length;
 		const startOffset = logLength();
 		await waitFor(`n8n ${this.n8nVersion} to serve on ${this.baseUrl}`, async () => {

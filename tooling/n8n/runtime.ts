@@ -1,3 +1,7 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error --
+	tooling: runs in Node.js, not inside n8n (Node.js's modules, `process`); its errors are not a
+	node's */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 

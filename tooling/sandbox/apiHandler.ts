@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console -- tooling: runs in
+	Node.js, not inside n8n (Node.js's modules, the console) */
 import type * as http from 'node:http';
 
 import type { SandboxContext } from './context';

@@ -1,3 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals, no-console -- tooling: runs in Node.js, not inside
+	n8n (Node.js's modules, `process`, the console) */
 /**
  * `npm run sandbox -- --port 4010 [--host 127.0.0.1] [--bank-rows 100000] [--log] [--tls --ca-file ca.pem]`
  * (or env SANDBOX_PORT): starts the Records sandbox and prints its base URL, demo tokens, record

@@ -1,3 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console,
+	@n8n/community-nodes/require-node-api-error -- tooling: runs in Node.js, not inside n8n
+	(Node.js's modules, the console); its errors are not a node's */
 import type * as http from 'node:http';
 
 /** The sandbox's HTTP plumbing: replies, errors, bodies and query values, shared by every route. */

@@ -1,3 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals -- tooling: runs in Node.js, not inside n8n
+	(Node.js's modules, `clearTimeout`, `setTimeout`) */
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { ControlError, isObject } from './http';

@@ -1,3 +1,7 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions,
+	no-console -- tooling: runs in Node.js, not inside n8n (Node.js's modules, `process`,
+	`__dirname`, child processes, the console) */
 /**
  * Measures the sandbox's own throughput, to show it is never the bottleneck of a benchmark.
  *

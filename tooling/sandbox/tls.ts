@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- tooling: runs in Node.js, not inside
+	n8n (Node.js's modules) */
 /**
  * TLS for the sandbox: a certificate authority and a server certificate made in memory when a sandbox
  * starts (no network, no files, no system tools), and the HTTPS server options built from them.

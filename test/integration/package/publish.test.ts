@@ -1,3 +1,7 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- a
+	test: runs in Node.js, not inside n8n (Node.js's modules, `__dirname`, `process`, child
+	processes) */
 /**
  * Publishing only through the release workflow: a plain `npm publish` from a developer's machine is
  * refused before anything reaches the registry, both by the provenance that package.json's

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- a test: its tokens and keys are fixed
+	test values, not secrets */
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { plainHttpRefusal, RecordsApi } from '../../../credentials/RecordsApi.credentials';

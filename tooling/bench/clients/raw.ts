@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- tooling: runs in Node.js, not inside
+	n8n (Node.js's modules) */
 /**
  * The baseline: what a developer would write by hand with axios against the same endpoints, doing
  * the same work as the node (rows keyed by column name; records sent in batches), with no n8n in

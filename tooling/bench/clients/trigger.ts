@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- tooling: runs in Node.js, not inside
+	n8n (Node.js's modules) */
 /**
  * The Records Report Trigger (as built into the benchmark's build, or the baseline's) polled by
  * n8n-core's PollContext (tooling/harness/n8nCoreHarness.ts runPoll), with n8n's real HTTP helpers, against the

@@ -1,3 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals -- tooling: runs in Node.js, not inside n8n
+	(Node.js's modules, `process`) */
 /**
  * The package as it was before the Records Report Trigger's ordered polls (BASELINE_COMMIT), built
  * from that commit's sources, so that the report-poll section compares the trigger's full read with

@@ -1,3 +1,7 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions,
+	@n8n/community-nodes/require-node-api-error -- tooling: runs in Node.js, not inside n8n
+	(Node.js's modules, `process`, child processes); its errors are not a node's */
 /**
  * A real n8n for the comparisons that must run inside n8n, started with the project's own n8n
  * library (tooling/n8n). The package is built, packed and installed through the community-package

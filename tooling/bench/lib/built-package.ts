@@ -1,3 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals -- tooling: runs in Node.js, not inside n8n
+	(Node.js's modules, `process`, `__filename`) */
 import { existsSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';

@@ -1,3 +1,7 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions --
+	tooling: runs in Node.js, not inside n8n (Node.js's modules, `process`, `clearTimeout`,
+	`setTimeout`, child processes) */
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- tooling: runs in Node.js, not inside
+	n8n (Node.js's modules) */
 import { readFileSync } from 'node:fs';
 
 /** User + system CPU time of a process so far, in ms (/proc/<pid>/stat, 100 clock ticks per second). */

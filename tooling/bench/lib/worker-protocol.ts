@@ -1,3 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals -- tooling: runs in Node.js, not inside n8n
+	(Node.js's modules, `process`) */
 /**
  * The measuring side of bench/lib/measure.ts, shared by the measuring processes (bench/workers/).
  * Protocol (IPC): receive a task, build its input, report `ready`; on `go`, run the operation timed,

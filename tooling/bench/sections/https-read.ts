@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- tooling: runs in Node.js, not inside
+	n8n (`process`) */
 /**
  * Report read over HTTPS, the path every real user takes. n8n's HTTP helper opens a new connection
  * for every request, so over TLS every page costs a handshake: the number of requests, not the

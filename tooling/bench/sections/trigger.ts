@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- tooling: its tokens and keys are
+	fixed test values, not secrets */
 import { randomUUID } from 'node:crypto';
 
 import autocannon from 'autocannon';

@@ -1,7 +1,9 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- tooling: runs in Node.js, not inside
+	n8n (Node.js's modules) */
 import type * as http from 'node:http';
 
 import type { SandboxContext } from '../context';
-import { createFaultRuleState, parseFaultRule } from '../faults';
+import { createFaultRuleState, parseFaultRule, type FaultRuleState } from '../faults';
 import { parseGuesses } from '../guesses';
 import { ControlError, decodeSegment, HttpError, isObject, json, parseJsonBody, pathParts, readBody, type Reply } from '../http';
 import { parseOutboundCall, parseWebhook, performOutboundCall, sendWebhook } from '../outbound';
@@ -33,6 +35,14 @@ const summary = (ctx: SandboxContext): Record<string, unknown> => ({
 	tokens: [...ctx.state.tokens.values()].map(({ name, permissions, userId, validUntil }) => ({ name, permissions, userId, validUntil })),
 });
 
+/** A fault rule as the control API shows it: without its random source and its rate-limit counters. */
+function shownFault(fault: FaultRuleState): Omit<FaultRuleState, 'rng' | 'windows'> {
+	const shown: Omit<FaultRuleState, 'rng' | 'windows'> & Partial<FaultRuleState> = { ...fault };
+	delete shown.rng;
+	delete shown.windows;
+	return shown;
+}
+
 function addFaults(ctx: SandboxContext, input: unknown): Reply {
 	const list: unknown[] = Array.isArray(input) ? input : isObject(input) && Array.isArray(input.rules) ? input.rules : [input];
 	const parsed = list.map((rule, index) => {
@@ -42,7 +52,7 @@ function addFaults(ctx: SandboxContext, input: unknown): Reply {
 	});
 	const added = parsed.map((rule) => createFaultRuleState(rule, ctx.nextFaultId()));
 	ctx.state.faults.push(...added);
-	return json(200, { faults: added.map(({ rng: _rng, windows: _windows, ...rule }) => rule) });
+	return json(200, { faults: added.map(shownFault) });
 }
 
 /** `METHOD /path` with `:name` for a parameter segment, in the order they are tried. */
@@ -69,7 +79,7 @@ const CONTROL_ROUTES: Array<[string, ControlHandler]> = [
 		return ok('reset');
 	}],
 	['GET /imports', (ctx) => json(200, ctx.state.stats.importLog)],
-	['GET /faults', (ctx) => json(200, ctx.state.faults.map(({ rng: _rng, windows: _windows, ...rule }) => rule))],
+	['GET /faults', (ctx) => json(200, ctx.state.faults.map(shownFault))],
 	['POST /faults', async (ctx, r) => addFaults(ctx, await r.body())],
 	['DELETE /faults', (ctx) => {
 		ctx.state.faults = [];

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- tooling: its errors are not a
+	node's */
 import { recordType } from '../context';
 import { ControlError, isObject, json, queryInteger, type Reply } from '../http';
 import { validateFields } from '../recordFields';

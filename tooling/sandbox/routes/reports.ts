@@ -1,3 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/require-node-api-error -- tooling: runs in Node.js, not inside n8n
+	(Node.js's modules); its errors are not a node's */
 import type * as http from 'node:http';
 
 import { authenticate, type SandboxContext } from '../context';

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a test: runs in Node.js, not inside
+	n8n (`process`) */
 /**
  * The change detector against a model of how reports change (reportModel.ts): random histories of a
  * report (rows added at either end and in the middle, deleted, edited, duplicated; columns added,

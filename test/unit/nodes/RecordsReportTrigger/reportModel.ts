@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- a test: its errors are not a
+	node's */
 /**
  * The model behind the change detector's property tests: a report held in memory that a history of
  * changes edits (also between two page requests of a poll), a driver that polls it through the

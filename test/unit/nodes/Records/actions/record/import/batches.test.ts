@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a test: runs in Node.js, not inside
+	n8n (`setImmediate`) */
 import {
 	findNamedRecord,
 	planBatches,

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- a test: its errors are not a
+	node's */
 import { DateTime } from 'luxon';
 
 import {
