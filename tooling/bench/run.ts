@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports,
-	@n8n/community-nodes/no-restricted-globals, no-console -- tooling: runs in Node.js, not inside
-	n8n (Node.js's modules, `process`, the console) */
+	@n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions,
+	no-console -- tooling: runs in Node.js, not inside n8n (Node.js's modules, `process`, the console,
+	git for the commit measured) */
 /**
  * `npm run bench [-- --quick] [-- --only report-read,import] [-- --profile]`
  *
