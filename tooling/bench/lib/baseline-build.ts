@@ -11,18 +11,17 @@ import { join } from 'node:path';
 
 import { repoRoot } from '../../lib/paths';
 import { run } from '../../lib/proc';
-import { BENCH_TMP } from './sandbox';
+import { BENCH_BUILDS } from './sandbox';
 
 /** main just before the ordered polls: one poll at a time, every poll a full read. */
 export const BASELINE_COMMIT = '9ff8a831028ea84294a33458ca924d2a482f5dde';
 
-const BASELINE_DIR = join(BENCH_TMP, 'baseline');
+const BASELINE_DIR = join(BENCH_BUILDS, 'baseline');
 export const BASELINE_BUILD = join(BASELINE_DIR, 'build');
 
 /**
- * Compiles BASELINE_COMMIT's package into BASELINE_BUILD. Its sources are removed again afterwards:
- * under tooling/ they would otherwise be type-checked with the project. Module imports (n8n-workflow)
- * resolve to this checkout's node_modules.
+ * Compiles BASELINE_COMMIT's package into BASELINE_BUILD. Its sources are removed again afterwards.
+ * Module imports (n8n-workflow) resolve to this checkout's node_modules.
  */
 export async function buildBaseline(): Promise<void> {
 	rmSync(BASELINE_DIR, { recursive: true, force: true });

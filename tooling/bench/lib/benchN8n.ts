@@ -21,7 +21,7 @@ import { ensureRuntime, RUNTIMES } from '../../n8n/runtime';
 import { TOKENS } from '../../sandbox/seeds';
 import type { BenchContext } from './context';
 import { processCpuMs } from './process-stats';
-import { BENCH_TMP } from './sandbox';
+import { BENCH_BUILDS } from './sandbox';
 
 export const RECORDS_NODE_TYPE = 'n8n-nodes-records.records';
 export const RECORDS_CREDENTIAL = { id: 'benchRecordsCred', name: 'Records (benchmark sandbox)' };
@@ -35,7 +35,7 @@ async function packedPackage(context: BenchContext): Promise<PackedPackage> {
 	if (!packed) {
 		context.log('building and packing the package for n8n');
 		await buildPackage();
-		packed = await packPackage(join(BENCH_TMP, 'package'));
+		packed = await packPackage(join(BENCH_BUILDS, 'package'));
 	}
 	return packed;
 }

@@ -10,7 +10,7 @@ import type { INodeType } from 'n8n-workflow';
 import type { Records } from '../../../index';
 import { repoRoot } from '../../lib/paths';
 import { run } from '../../lib/proc';
-import { BENCH_TMP } from './sandbox';
+import { BENCH_BUILDS } from './sandbox';
 
 /**
  * The benchmark's own build of the package: the same compiler settings as `npm run build`, written
@@ -18,7 +18,7 @@ import { BENCH_TMP } from './sandbox';
  * the code under measurement. Measuring compiled JavaScript (not the sources through a TypeScript
  * loader) measures what users run.
  */
-export const BENCH_BUILD = join(BENCH_TMP, 'build');
+export const BENCH_BUILD = join(BENCH_BUILDS, 'build');
 
 /** The package's public entry, as n8n and every user load it. */
 const ENTRY_FILE = join(BENCH_BUILD, 'index.js');

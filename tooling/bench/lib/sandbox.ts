@@ -11,7 +11,15 @@ import { requestText } from '../../lib/request';
 import type { FaultRule } from '../../sandbox/faults';
 import { processCpuMs } from './process-stats';
 
+/** Scratch output of a run: logs, profiles, quick runs' results (git-ignored). */
 export const BENCH_TMP = join(repoRoot, 'tooling', 'bench', 'results', 'tmp');
+
+/**
+ * The code a run compiles or packs (the package, the baseline, the tarball for n8n): in
+ * node_modules/.cache, where tools keep their caches, because the lint (ESLint lints every file
+ * below the package but node_modules) and the type check leave it alone.
+ */
+export const BENCH_BUILDS = join(repoRoot, 'node_modules', '.cache', 'n8n-nodes-records-bench');
 
 export interface SandboxStatsSummary {
 	requests: Record<string, { total: number; byStatus: Record<string, number> }>;
