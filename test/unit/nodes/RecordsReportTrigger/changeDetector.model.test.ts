@@ -123,21 +123,24 @@ const raise = (map: Map<string, number>, counts: Map<string, number>) => {
 	for (const [content, count] of counts) map.set(content, Math.max(map.get(content) ?? 0, count));
 };
 
+/** The detector's settings for a scenario. */
+const settingsOf = (s: Scenario): DetectorSettings => ({
+	report: 'model',
+	identity: s.byKey ? 'columns' : 'hash',
+	position: s.position,
+	firstRun: s.firstRun,
+	maxRemembered: 1_000_000,
+	bounded: s.bounded,
+	fullCheckEvery: 0,
+	keyColumns: () => ['c1'],
+	windowRows: s.windowRows,
+	resumeSlack: 3,
+});
+
 /** `first`: the plan of the first poll; by default a quiet one, so that what it reads is what is there. */
 function runHistory(s: Scenario, steps: Step[], first: PollPlan = QUIET): Run {
 	const report = new ModelReport(s.initial, s.alphabet, s.byKey, s.distinct);
-	const settings: DetectorSettings = {
-		report: 'model',
-		identity: s.byKey ? 'columns' : 'hash',
-		position: s.position,
-		firstRun: s.firstRun,
-		maxRemembered: 1_000_000,
-		bounded: s.bounded,
-		fullCheckEvery: 0,
-		keyColumns: () => ['c1'],
-		windowRows: s.windowRows,
-		resumeSlack: 3,
-	};
+	const settings = settingsOf(s);
 	const run: Run = { emitted: new Map(), base: new Map(), most: new Map(), mostRead: new Map(), errors: [], keyRows: new Map(), made: report.made, split: false };
 	const noteKeyRows = () => {
 		for (const row of report.rows) {
@@ -269,18 +272,7 @@ const property = (
 /** A first run of a report that does not change, as a Decision's memory. */
 function firstMemory(s: Scenario, firstRun: 'remember' | 'emit'): Memory {
 	const report = new ModelReport(s.initial, s.alphabet, s.byKey, s.distinct);
-	const settings: DetectorSettings = {
-		report: 'model',
-		identity: s.byKey ? 'columns' : 'hash',
-		position: s.position,
-		firstRun,
-		maxRemembered: 1_000_000,
-		bounded: s.bounded,
-		fullCheckEvery: 0,
-		keyColumns: () => ['c1'],
-		windowRows: s.windowRows,
-	};
-	const outcome = pollModel(report, undefined, settings, QUIET);
+	const outcome = pollModel(report, undefined, settingsOf({ ...s, firstRun }), QUIET);
 	if (outcome.kind !== 'emitted') throw new Error(`the first run ended with ${outcome.kind}`);
 	return outcome.memory;
 }
