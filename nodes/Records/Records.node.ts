@@ -23,18 +23,11 @@ export class Records implements INodeType {
 		name: 'records',
 		icon: { light: 'file:../../icons/records.svg', dark: 'file:../../icons/records.dark.svg' },
 		group: ['transform'],
-		// 1.1: dates n8n turned into text are sent as dates, and every date-time gets its calendar
-		// day in the workflow's time zone (Import and Invoice alike); Get Rows without a Page Size
-		// adapts the page size (fewer requests). 1 keeps its behaviour.
-		// 1.2: an import's answer is read strictly (records it lists as refused fail their items; a
-		// 2xx that is neither JSON nor empty is not the service's), and Get Rows checks that the
-		// report did not change while it was read; Import's Records (JSON) example is in English (1 and
-		// 1.1 keep the Czech one).
-		version: [1, 1.1, 1.2],
+		// One version, the first published. A change of behaviour comes as an option or a new version.
+		version: 1,
 		// What the node does, in words, under its name on the canvas (each resource has one operation).
 		subtitle:
 			'={{ {"import": "Import records", "getRows": "Read report rows", "respond": "Respond to call", "request": "Custom API call", "getMany": "List clients", "create": "Create invoice"}[$parameter["operation"]] || $parameter["operation"] }}',
-		defaultVersion: 1.2,
 		description:
 			'Import records into, read reports from, and answer workflow calls of a Records installation',
 		defaults: { name: 'Records' },

@@ -12,11 +12,8 @@ export class RecordsReportTrigger implements INodeType {
 		name: 'recordsReportTrigger',
 		icon: { light: 'file:../../icons/records.svg', dark: 'file:../../icons/records.dark.svg' },
 		group: ['trigger'],
-		// 1.1: without a Page Size, polls adapt the page size (fewer requests); 1 keeps 100 rows.
-		// 1.2: the ordered modes remember 64 rows whatever the report's size, and Max Remembered Rows
-		// is 1,000,000 when not set.
-		version: [1, 1.1, 1.2],
-		defaultVersion: 1.2,
+		// One version, the first published. A change of behaviour comes as an option or a new version.
+		version: 1,
 		// The editor hands a resource locator to the subtitle as its plain value, a run as an object.
 		subtitle:
 			'={{"Report " + (typeof $parameter["report"] === "object" ? $parameter["report"].value : $parameter["report"])}}',

@@ -17,14 +17,14 @@
  * - At the Top: the rows from row 1 until the window is found; the rows above it are new. The row
  *   remembered last must then still be last, where the new rows moved it (this also tells a window
  *   found too early in a report of repeating rows).
- * A failed check is a change the ordered mode does not promise to handle. With per-row memory (node
- * versions 1 and 1.1) the poll reads in full instead; with bounded memory (1.2) it stops with
+ * A failed check is a change the ordered mode does not promise to handle. With per-row memory (a
+ * full check chosen) the poll reads in full instead; with bounded memory (the default) it stops with
  * DetectorError naming what changed and what to choose, since it cannot tell new rows from old.
  */
 import type { ReportColumn, ReportRow } from '../shared/report/rows';
 import { describeColumns, IDENTITY_LENGTH, identityOf, rowIdentityText } from '../shared/report/rows';
 import { TrailingRun } from '../shared/report/trailingRun';
-import { type IdentityKind, type Memory, type NewRowPosition, splitIdentities, WINDOW_ROWS } from './memory';
+import { type IdentityKind, type Memory, type NewRowPosition, remembersEveryRow, splitIdentities, WINDOW_ROWS } from './memory';
 import { emptyMemory, identitiesOf, memoryAfterPoll } from './memoryAfterPoll';
 import { NewRowFinder } from './rowFinder';
 
@@ -34,8 +34,6 @@ export interface DetectorSettings {
 	position: NewRowPosition;
 	firstRun: 'remember' | 'emit';
 	maxRemembered: number;
-	/** Ordered modes remember only their window (node version 1.2+), not every row. */
-	bounded: boolean;
 	/** Ordered modes read in full every this many polls to check their assumption; 0: never. */
 	fullCheckEvery: number;
 	/** The key columns' ids among the report's columns (identity 'columns'); may throw a clear error. */
@@ -499,8 +497,7 @@ export class ChangeDetector {
 
 	/** Whether this first run needs only the edges of the report (see above). */
 	private get remembersEdgesOnly(): boolean {
-		const { bounded, position, firstRun, fullCheckEvery } = this.settings;
-		return bounded && position !== 'anywhere' && firstRun === 'remember' && fullCheckEvery === 0;
+		return !remembersEveryRow(this.settings) && this.settings.firstRun === 'remember';
 	}
 
 	private get windowRows(): number {

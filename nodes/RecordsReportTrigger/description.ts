@@ -3,15 +3,12 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import {
 	byDisplayName,
-	columnListParameters,
+	columnPicker,
 	pagingOptions,
 	reportLocator,
 	rowOutputOptions,
 } from '../shared/report/descriptions';
-import { BOUNDED_MEMORY_VERSION, DEFAULT_MAX_REMEMBERED, LEGACY_MAX_REMEMBERED } from './pollSettings';
-
-const BEFORE_BOUNDED = { '@version': [{ _cnd: { lt: BOUNDED_MEMORY_VERSION } }] };
-const FROM_BOUNDED = { '@version': [{ _cnd: { gte: BOUNDED_MEMORY_VERSION } }] };
+import { DEFAULT_MAX_REMEMBERED } from './pollSettings';
 
 const options: INodeProperties[] = byDisplayName([
 	{
@@ -21,25 +18,20 @@ const options: INodeProperties[] = byDisplayName([
 		typeOptions: { minValue: 0, numberPrecision: 0 },
 		default: 0,
 		description:
-			'With New Rows Appear at the end or at the top: every this many polls, read the whole report, compare every row with what was emitted, emit any row the ordered polls missed (rows added elsewhere) and log what the check found. 0: never. With a full check the trigger remembers every row (12 bytes each), as with "Anywhere".',
+			'With New Rows Appear at the end or at the top: every this many polls, read the whole report, compare every row with what was emitted, emit any row the ordered polls missed (rows added elsewhere) and log what the check found. 0: never. With a full check the trigger remembers every row, as with "Anywhere", and a failed check reads the whole report instead of stopping with an error.',
 		displayOptions: { show: { '/newRowPosition': ['end', 'top'] } },
 	},
 	...rowOutputOptions,
 	...pagingOptions,
-	// The same option for each side of version 1.2, whose default is larger: a default is what a
-	// saved node that never set the option gets, so versions 1 and 1.1 keep theirs.
-	...[LEGACY_MAX_REMEMBERED, DEFAULT_MAX_REMEMBERED].map(
-		(fallback): INodeProperties => ({
-			displayName: 'Max Remembered Rows',
-			name: 'maxRemembered',
-			type: 'number',
-			typeOptions: { minValue: 1, numberPrecision: 0 },
-			default: fallback,
-			description:
-				'How many row identities the trigger keeps in the workflow (12 bytes each) where it remembers every row (New Rows Appear "Anywhere", node versions 1 and 1.1, or a full check). Rows gone from the report the longest are forgotten first; a report with more rows than this is refused, since its forgotten rows would be emitted again.',
-			displayOptions: { show: fallback === DEFAULT_MAX_REMEMBERED ? FROM_BOUNDED : BEFORE_BOUNDED },
-		}),
-	),
+	{
+		displayName: 'Max Remembered Rows',
+		name: 'maxRemembered',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: DEFAULT_MAX_REMEMBERED,
+		description:
+			'How many rows the trigger remembers where it remembers every row (New Rows Appear "Anywhere", or a full check). Rows gone from the report the longest are forgotten first; a report with more rows than this is refused, since its forgotten rows would be emitted again.',
+	},
 	{
 		displayName: 'Output Items',
 		name: 'outputMode',
@@ -75,27 +67,11 @@ export const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Each poll checks that the report still starts with the first row and has the last row remembered where it was, then reads only the rows after it: 3 requests when fewer than Page Size rows were added, one more for each further page, whatever the report\'s size, so polling every minute suits any report. If a check fails (rows deleted, re-sorted or edited), that poll reads the whole report instead and the n8n log says why; no row is lost or emitted twice.',
-		name: 'noticeEnd',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { newRowPosition: ['end'], ...BEFORE_BOUNDED } },
-	},
-	{
-		displayName:
 			'Each poll reads from the 64 rows remembered last to the end of the report: 2 requests when fewer than a page of rows was added, whatever the report\'s size, so polling every minute suits any report; the trigger remembers 64 rows, not every row. The 64 rows must still stand where they stood: if rows were deleted, edited, inserted or re-sorted there, the poll stops with an error that names the change, emits nothing and loses nothing (choose "Anywhere" for such a report).',
 		name: 'noticeEndBounded',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { newRowPosition: ['end'], ...FROM_BOUNDED } },
-	},
-	{
-		displayName:
-			'Each poll reads from the top down to the first row remembered, then checks that the last row remembered is still last: 3 requests when fewer than Page Size rows were added, one more for each further page, whatever the report\'s size, so polling every minute suits any report. If a check fails (rows deleted, re-sorted or edited), that poll reads the whole report instead and the n8n log says why; no row is lost or emitted twice.',
-		name: 'noticeTop',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { newRowPosition: ['top'], ...BEFORE_BOUNDED } },
+		displayOptions: { show: { newRowPosition: ['end'] } },
 	},
 	{
 		displayName:
@@ -103,7 +79,7 @@ export const properties: INodeProperties[] = [
 		name: 'noticeTopBounded',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { newRowPosition: ['top'], ...FROM_BOUNDED } },
+		displayOptions: { show: { newRowPosition: ['top'] } },
 	},
 	reportLocator,
 	{
@@ -126,24 +102,14 @@ export const properties: INodeProperties[] = [
 			},
 		],
 	},
-	...columnListParameters(
-		{
-			displayName: 'Key Columns',
-			name: 'keyColumns',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. ID transakce',
-			displayOptions: { show: { rowIdentity: ['columns'] } },
-			description:
-				'Columns (names or IDs, separated by commas) whose values together identify a row. A row with the same key on a later poll is not emitted again, even if its other cells changed. (In the example, "ID transakce" is a Czech column name: "transaction ID".)',
-		},
-		{
-			displayName: 'Key Column Names or IDs',
-			description:
-				'Columns whose values together identify a row, chosen from the report\'s columns. A row with the same key on a later poll is not emitted again, even if its other cells changed. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		},
-	),
+	columnPicker({
+		displayName: 'Key Column Names or IDs',
+		name: 'keyColumns',
+		required: true,
+		displayOptions: { show: { rowIdentity: ['columns'] } },
+		description:
+			'Columns whose values together identify a row, chosen from the report\'s columns. A row with the same key on a later poll is not emitted again, even if its other cells changed. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	}),
 	{
 		displayName: 'New Rows Appear',
 		name: 'newRowPosition',
@@ -195,7 +161,7 @@ export const properties: INodeProperties[] = [
 		name: 'noticeActivation',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { firstRun: ['remember'], ...FROM_BOUNDED } },
+		displayOptions: { show: { firstRun: ['remember'] } },
 	},
 	{
 		displayName: 'Options',

@@ -2,13 +2,13 @@
  * What the Records Report Trigger remembers between polls, in the workflow's static data (the
  * durable poll cursor where n8n has them). Pure module: no n8n imports.
  *
- * Two kinds of memory, chosen by New Rows Appear and the node version:
+ * Two kinds of memory, chosen by New Rows Appear and Full Check Every:
  * - per row (`rows`): one 12-character identity per row, the rows gone from the report first, then
- *   the report's rows in report order. Every row is compared with it (Anywhere; the ordered modes of
- *   versions 1 and 1.1, whose failed checks fall back to a full read). 1,000,000 rows take 12 MB.
- * - bounded (`window`, `far`, `count`): the ordered modes from version 1.2 remember the row count,
- *   the 64 rows at the end where new rows appear and the row at the other end, whatever the report's
- *   size (under 1.5 KB of static data).
+ *   the report's rows in report order. Every row is compared with it (Anywhere; the ordered modes
+ *   with a full check, whose failed checks fall back to a full read). 1,000,000 rows take 12 MB.
+ * - bounded (`window`, `far`, `count`): the ordered modes remember the row count, the 64 rows at
+ *   the end where new rows appear and the row at the other end, whatever the report's size (under
+ *   1.5 KB of static data).
  * Both also count polls (for the full check), count saves (`generation`) and name the process that
  * saved last (`writer`, see pollGuard.ts). A full read that a poll's time budget cut short leaves
  * `pending`, from which the next poll goes on.
@@ -17,7 +17,7 @@ import type { ReportRow } from '../shared/report/rows';
 import { IDENTITY_LENGTH } from '../shared/report/rows';
 
 export const STATE_KEY = 'reportRows';
-export const MEMORY_VERSION = 2;
+export const MEMORY_VERSION = 1;
 /** Rows of the bounded memory's window. */
 export const WINDOW_ROWS = 64;
 
@@ -66,13 +66,12 @@ export interface Memory {
 	restarts?: number;
 }
 
-/** Memory saved by versions before 2 of this state (per row only). */
-interface LegacyMemory {
-	version: 1;
-	config: string;
-	identities: string;
-	generation?: number;
-	reportRows?: number;
+/**
+ * Whether the trigger remembers every row of the report: in Anywhere, and in an ordered mode with a
+ * full check (which compares every row); otherwise an ordered mode remembers only its window.
+ */
+export function remembersEveryRow(settings: { position: NewRowPosition; fullCheckEvery: number }): boolean {
+	return settings.position === 'anywhere' || settings.fullCheckEvery > 0;
 }
 
 export function splitIdentities(identities: string | undefined): string[] {
@@ -85,52 +84,18 @@ export function splitIdentities(identities: string | undefined): string[] {
 const isIdentities = (value: unknown): value is string =>
 	typeof value === 'string' && value.length % IDENTITY_LENGTH === 0;
 
-/** Reads the stored memory, whichever version saved it; undefined when there is none or it is unreadable. */
+/** Reads the stored memory; undefined when there is none or it is not this format. */
 export function readMemory(stored: unknown): Memory | undefined {
 	if (stored === null || typeof stored !== 'object') return undefined;
-	const state = stored as Partial<Memory> | Partial<LegacyMemory>;
-	if (state.version === MEMORY_VERSION) {
-		const memory = state as Memory;
-		const valid =
-			typeof memory.report === 'string' &&
-			Array.isArray(memory.columns) &&
-			typeof memory.count === 'number' &&
-			(memory.rows === undefined || isIdentities(memory.rows)) &&
-			(memory.window === undefined || isIdentities(memory.window));
-		return valid ? memory : undefined;
-	}
-	if (state.version === 1) return fromLegacy(state as LegacyMemory);
-	return undefined;
-}
-
-/** Version 1's state: config [reportId, identity, column ids], every identity, the report's at the end. */
-function fromLegacy(state: LegacyMemory): Memory | undefined {
-	let config: unknown;
-	try {
-		config = JSON.parse(state.config);
-	} catch {
-		return undefined;
-	}
-	if (!Array.isArray(config) || !isIdentities(state.identities)) return undefined;
-	const [report, identity, columns] = config as [unknown, unknown, unknown];
-	if (typeof report !== 'string' || (identity !== 'hash' && identity !== 'columns') || !Array.isArray(columns)) {
-		return undefined;
-	}
-	const all = splitIdentities(state.identities);
-	const reportRows = Number.isInteger(state.reportRows) ? (state.reportRows as number) : -1;
-	// Without the report's part, every remembered identity stands as a row still in the report.
-	const inReport = reportRows >= 0 && reportRows <= all.length ? reportRows : all.length;
-	return {
-		version: MEMORY_VERSION,
-		report,
-		identity,
-		columns: columns.map(String),
-		position: 'anywhere',
-		generation: state.generation ?? 0,
-		count: inReport,
-		rows: state.identities,
-		polls: 0,
-	};
+	const memory = stored as Partial<Memory>;
+	const valid =
+		memory.version === MEMORY_VERSION &&
+		typeof memory.report === 'string' &&
+		Array.isArray(memory.columns) &&
+		typeof memory.count === 'number' &&
+		(memory.rows === undefined || isIdentities(memory.rows)) &&
+		(memory.window === undefined || isIdentities(memory.window));
+	return valid ? (memory as Memory) : undefined;
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { ReportRow } from '../shared/report/rows';
 import { identityOf, rowIdentityText } from '../shared/report/rows';
 import type { DetectorSettings } from './changeDetector';
-import { type Memory, MEMORY_VERSION, rememberAdded, rememberAfterRead, splitIdentities, WINDOW_ROWS } from './memory';
+import { type Memory, MEMORY_VERSION, rememberAdded, rememberAfterRead, remembersEveryRow, splitIdentities, WINDOW_ROWS } from './memory';
 import { NewRowFinder } from './rowFinder';
 
 export const identitiesOf = (list: readonly string[]) => list.join('');
@@ -49,7 +49,7 @@ export function memoryAfterPoll({ settings, previous, columns, read }: PollForMe
 	if ('identities' in read) {
 		memory.count = read.identities.length;
 		reportBases = read.bases;
-		if (!(ordered && settings.bounded)) {
+		if (remembersEveryRow(settings)) {
 			memory.rows = identitiesOf(rememberAfterRead(splitIdentities(base.rows), read.identities, settings.maxRemembered));
 		}
 	} else if ('edges' in read) {
@@ -61,7 +61,7 @@ export function memoryAfterPoll({ settings, previous, columns, read }: PollForMe
 		memory.polls = settings.fullCheckEvery > 0 ? base.polls + 1 : 0;
 		const window = splitIdentities(base.window);
 		reportBases = settings.position === 'end' ? window.concat(added) : [...added, ...window];
-		if (base.rows !== undefined && !settings.bounded) memory.rows = identitiesOf(rowsAfterOrdered(settings, base, memory.columns, read.added));
+		if (base.rows !== undefined && remembersEveryRow(settings)) memory.rows = identitiesOf(rowsAfterOrdered(settings, base, memory.columns, read.added));
 	}
 	if (ordered) {
 		const rows = settings.windowRows ?? WINDOW_ROWS;
@@ -72,7 +72,7 @@ export function memoryAfterPoll({ settings, previous, columns, read }: PollForMe
 	return memory;
 }
 
-/** Per-row memory after an ordered poll (versions 1 and 1.1): the new rows' identities added. */
+/** Per-row memory after an ordered poll (a full check chosen): the new rows' identities added. */
 function rowsAfterOrdered(settings: DetectorSettings, base: Memory, columns: string[], added: ReportRow[]): string[] {
 	const previous = splitIdentities(base.rows);
 	if (added.length === 0) return previous;

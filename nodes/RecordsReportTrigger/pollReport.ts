@@ -24,7 +24,7 @@ const MAX_READS = 3;
 /** Full reads begun afresh because the report changed between the polls that read it. */
 const MAX_RESTARTS = 5;
 
-/** The memory stored in the node's static data now, whichever version saved it. */
+/** The memory stored in the node's static data now. */
 export function storedMemory(staticData: IDataObject): Memory | undefined {
 	return readMemory(staticData[STATE_KEY]);
 }
@@ -110,7 +110,6 @@ async function runDetector(
 			position: poll.position,
 			firstRun: poll.firstRun,
 			maxRemembered: poll.maxRemembered,
-			bounded: poll.bounded,
 			fullCheckEvery: poll.fullCheckEvery,
 			keyColumns: (columns) => keyColumnIds(node, poll, columns),
 			writer,
@@ -219,7 +218,7 @@ async function manualSample(context: IPollFunctions, poll: PollSettings, writer:
 function tooManyRows(node: INode, poll: PollSettings, rows: number): NodeOperationError {
 	const ordered = poll.position !== 'anywhere';
 	return new NodeOperationError(node, `Report "${poll.reportId}" has ${rows} rows, more than Max Remembered Rows (${poll.maxRemembered})`, {
-		description: `With New Rows Appear "Anywhere"${ordered ? ' or a full check' : ''} the trigger remembers every row of the report to emit each only once. Raise Max Remembered Rows to at least ${rows} in the options (each row takes 12 bytes of the workflow's stored data), narrow the report (e.g. to recent rows), or, if new rows only ever appear at one end, choose that under New Rows Appear in node version 1.2 or later${ordered ? ' without Full Check Every' : ''}: it remembers 64 rows whatever the report's size.`,
+		description: `With New Rows Appear "Anywhere"${ordered ? ' or a full check' : ''} the trigger remembers every row of the report to emit each only once. Raise Max Remembered Rows to at least ${rows} in the options, narrow the report (e.g. to recent rows), or, if new rows only ever appear at one end, choose that under New Rows Appear${ordered ? ' without Full Check Every' : ''}: it remembers 64 rows whatever the report's size.`,
 	});
 }
 

@@ -1,4 +1,4 @@
-/** The Records Report Trigger's parameters, checked, and what its node version decides. */
+/** The Records Report Trigger's parameters, checked. */
 import type { IDataObject, INode, IPollFunctions } from 'n8n-workflow';
 
 import { choice, wholeNumber } from '../shared/parameters/kit';
@@ -7,11 +7,8 @@ import type { ReportReadSettings } from '../shared/report/settings';
 import { reportIdFromParameter, reportReadSettings } from '../shared/report/settings';
 import type { IdentityKind, NewRowPosition } from './memory';
 
-/** From this node version the ordered modes remember a bounded window, not every row. */
-export const BOUNDED_MEMORY_VERSION = 1.2;
-/** Max Remembered Rows when the option is not set: version 1.2's, and the versions' before. */
+/** Max Remembered Rows when the option is not set. */
 export const DEFAULT_MAX_REMEMBERED = 1_000_000;
-export const LEGACY_MAX_REMEMBERED = 100_000;
 
 export interface PollSettings {
 	reportId: string;
@@ -24,7 +21,6 @@ export interface PollSettings {
 	outputMode: 'row' | 'all';
 	/** Ordered modes: a full read every this many polls; 0 never. */
 	fullCheckEvery: number;
-	bounded: boolean;
 }
 
 export function pollSettings(context: IPollFunctions, node: INode): PollSettings {
@@ -34,7 +30,6 @@ export function pollSettings(context: IPollFunctions, node: INode): PollSettings
 		fallback: 'hash',
 	});
 	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const current = node.typeVersion >= BOUNDED_MEMORY_VERSION;
 	const fullCheckEvery = wholeNumber(node, options.fullCheckEvery, {
 		label: 'Full Check Every',
 		min: 0,
@@ -60,11 +55,9 @@ export function pollSettings(context: IPollFunctions, node: INode): PollSettings
 			label: 'Max Remembered Rows',
 			min: 1,
 			max: 100_000_000,
-			fallback: current ? DEFAULT_MAX_REMEMBERED : LEGACY_MAX_REMEMBERED,
+			fallback: DEFAULT_MAX_REMEMBERED,
 		}),
 		outputMode: choice(node, options.outputMode, { label: 'Output Items', allowed: ['row', 'all'] as const, fallback: 'row' }),
 		fullCheckEvery,
-		// The full check compares every row, so it needs every row remembered.
-		bounded: current && fullCheckEvery === 0,
 	};
 }

@@ -21,11 +21,11 @@ export class RecordsTrigger implements INodeType {
 		name: 'recordsTrigger',
 		icon: { light: 'file:../../icons/records.svg', dark: 'file:../../icons/records.dark.svg' },
 		group: ['trigger'],
-		// 1.1 behaves as 1. n8n evaluates an expression on every call to a webhook node of version 1
-		// (its Webhook node's old "binary data" option), and reads the whole body before the node
-		// runs; from 1.1 on it does neither, and this node reads bodies of other types itself.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// One version, the first published; 1.1 rather than 1 because n8n treats a webhook node of
+		// version 1 as its own old Webhook node: it evaluates that node's "binary data" option on every
+		// call and reads every body before the node runs. From 1.1 on it does neither, and this node
+		// reads bodies of other types itself.
+		version: 1.1,
 		subtitle: '={{$parameter["responseMode"] === "onReceived" ? "Respond immediately" : $parameter["responseMode"] === "lastNode" ? "Respond when last node finishes" : "Respond with a Respond node"}}',
 		description:
 			"Starts the workflow when the Records service calls it: its webhooks (e.g. invoice.paid) and its workflow 'call API' actions",

@@ -100,8 +100,8 @@ function tooLarge(size: number, limit: number): { rejection: Rejection } {
 }
 
 /**
- * The body bytes, at most `limit` of them. n8n reads the whole body (`rawBody`) before calling a
- * webhook node of version 1, and of later versions for JSON, XML, form and plain-text bodies; when
+ * The body bytes, at most `limit` of them. n8n reads the whole body (`rawBody`) of JSON, XML, form
+ * and plain-text requests before calling the node; when
  * it has not, the stream is read here, discarding everything past the limit so that memory stays
  * bounded while the caller still gets an answer.
  */

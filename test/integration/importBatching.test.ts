@@ -30,7 +30,7 @@ const addFault = async (rule: IDataObject) => await addFaults(sandbox, rule);
 function importRecords(
 	parameters: IDataObject,
 	input: IDataObject[],
-	extra: { continueOnFail?: boolean; credentials?: RecordsCredentialData; typeVersion?: number } = {},
+	extra: { continueOnFail?: boolean; credentials?: RecordsCredentialData } = {},
 ) {
 	return runNode({
 		nodeType: new Records(),
@@ -38,7 +38,6 @@ function importRecords(
 		credentials: extra.credentials ?? credentials,
 		input,
 		continueOnFail: extra.continueOnFail,
-		typeVersion: extra.typeVersion,
 	});
 }
 
@@ -383,7 +382,6 @@ describe('responses the spec does not show', () => {
 	it.each([
 		['an empty 200', { status: 200, body: '' }, ['imported', 'imported']],
 		['204 No Content', { status: 204, body: '' }, ['imported', 'imported']],
-		['plain text', { status: 200, contentType: 'text/plain', body: 'OK' }, ['imported', 'imported']],
 		['a JSON summary', { status: 200, contentType: 'application/json', body: '{"imported":2}' }, ['imported', 'imported']],
 		['201 with an unrelated data object', { status: 201, contentType: 'application/json', body: '{"data":{"ok":true}}' }, ['imported', 'imported']],
 		[
@@ -391,23 +389,16 @@ describe('responses the spec does not show', () => {
 			{ status: 200, contentType: 'application/json', body: '[{"id":7,"status":"created"},{"id":8,"status":"updated"}]' },
 			['created', 'updated'],
 		],
-		[
-			'results with a per-record message',
-			{ status: 200, contentType: 'application/json', body: '{"results":[{"index":1,"status":"skipped","message":"Zamčený záznam"}]}' },
-			['imported', 'skipped'],
-		],
-	])('tolerates %s (node version 1.1)', async (_label, response, statuses) => {
+	])('takes %s for an import, with what it says of each record', async (_label, response, statuses) => {
 		reply = response;
 		const result = await importRecords({ recordTypeId: 'ukoly', options: { includeResponse: true } }, tasks(2), {
 			credentials: otherService(),
-			typeVersion: 1.1,
 		});
 
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.json.status)).toEqual(statuses);
 		expect(result.items.map((item) => item.json.record)).toEqual(tasks(2));
 		expect(received).toEqual([{ path: '/api/3p/import/ukoly', records: 2 }]);
-		if (statuses[1] === 'skipped') expect(result.items[1].json.message).toBe('Zamčený záznam');
 	});
 
 	it.each([
@@ -415,7 +406,7 @@ describe('responses the spec does not show', () => {
 		['204 No Content', { status: 204, body: '' }],
 		['a JSON summary', { status: 200, contentType: 'application/json', body: '{"imported":2}' }],
 		['JSON under a vendor type', { status: 200, contentType: 'application/vnd.records+json', body: '{"ok":true}' }],
-	])('node version 1.2 takes %s for an import', async (_label, response) => {
+	])('takes %s for an import', async (_label, response) => {
 		reply = response;
 		const result = await importRecords({ recordTypeId: 'ukoly' }, tasks(2), { credentials: otherService() });
 
@@ -427,7 +418,7 @@ describe('responses the spec does not show', () => {
 		['plain text', { status: 200, contentType: 'text/plain', body: 'OK' }, 'text/plain', 'OK'],
 		['XML', { status: 200, contentType: 'application/xml', body: '<ok/>' }, 'application/xml', '<ok/>'],
 		['an HTML page without a content type', { status: 200, body: '<html><body>Přihlášení</body></html>' }, 'no content type', '<html><body>Přihlášení</body></html>'],
-	])('node version 1.2 fails %s: the outcome is unknown, the error shows what came', async (_label, response, type, start) => {
+	])('fails %s: the outcome is unknown, the error shows what came', async (_label, response, type, start) => {
 		reply = response;
 		const result = await importRecords({ recordTypeId: 'ukoly' }, tasks(2), { credentials: otherService() });
 
@@ -441,7 +432,7 @@ describe('responses the spec does not show', () => {
 
 	it('never shows the token, even when the foreign answer echoes it', async () => {
 		reply = { status: 200, contentType: 'text/html', body: `<html>Bearer ${credentials.token} is not signed in</html>` };
-		const result = await importRecords({ recordTypeId: 'ukoly' }, tasks(2), { credentials: otherService(), typeVersion: 1.1 });
+		const result = await importRecords({ recordTypeId: 'ukoly' }, tasks(2), { credentials: otherService() });
 
 		expect(result.error?.description).toContain('It began: "<html>Bearer *** is not signed in</html>".');
 		expectNoToken(result);

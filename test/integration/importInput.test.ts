@@ -40,7 +40,7 @@ const BAD_INPUTS: Array<[string, BadInput]> = [
 	[
 		// An empty parameter is caught by n8n itself ("Parameter is required"); blanks get through.
 		'a blank Record Type ID',
-		{ parameters: { recordTypeId: '   ' }, input: [task('a')], message: '"Record Type ID" is empty [item 0]', fix: 'e.g. faktury-prijate', itemIndex: 0 },
+		{ parameters: { recordTypeId: '   ' }, input: [task('a')], message: '"Record Type ID" is empty [item 0]', fix: 'e.g. received-invoices', itemIndex: 0 },
 	],
 	[
 		'a Record Type ID expression that is empty for one item',

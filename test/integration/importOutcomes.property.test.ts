@@ -2,7 +2,7 @@
  * Property: whatever a gateway in front of the service answers to each import request (a 200
  * sign-in page before or after passing the records on, 500/502/503/504 or a reset after the
  * service stored them, 429 or 503 with Retry-After before, records refused inside a 2xx), the items
- * of Record → Import (node version 1.2, Continue On Fail) tell the truth. Oracle: what the sandbox
+ * of Record → Import (Continue On Fail) tell the truth. Oracle: what the sandbox
  * stored, per record, against what its item says:
  * - no record is stored twice;
  * - an item that says imported is a record stored once;

@@ -20,7 +20,7 @@ const credentials = sandbox.credentials(TOKENS.import);
 function importTasks(
 	input: IDataObject[],
 	options: IDataObject = {},
-	extra: Pick<RunNodeOptions, 'continueOnFail' | 'typeVersion' | 'retryOnFail'> = {},
+	extra: Pick<RunNodeOptions, 'continueOnFail' | 'retryOnFail'> = {},
 ): Promise<RunNodeResult> {
 	return runNode({
 		nodeType: new Records(),
@@ -59,10 +59,10 @@ describe.each(GUESS_SETS)('under %s', (_label, guesses) => {
 		for (const task of tasks(3)) expect(timesStored(task.Název)).toBe(1);
 	});
 
-	describe.each([1.1, 1.2])('node version %s', (typeVersion) => {
+	describe('a 200 sign-in page', () => {
 		it('a 200 sign-in page is not an import: the batch fails, outcome unknown, nothing sent again or after it', async () => {
 			await addFaults(sandbox, { route: 'import', htmlPage: true, skip: 1, times: 1 });
-			const result = await importTasks(tasks(5), {}, { typeVersion });
+			const result = await importTasks(tasks(5));
 
 			expect(result.items).toEqual([]);
 			expect(result.error?.message).toBe(
@@ -82,7 +82,7 @@ describe.each(GUESS_SETS)('under %s', (_label, guesses) => {
 
 		it('with Continue On Fail: the batch behind the sign-in page and the batches after it fail, paired', async () => {
 			await addFaults(sandbox, { route: 'import', htmlPage: true, afterProcessing: true, skip: 1, times: 1 });
-			const result = await importTasks(tasks(5), {}, { typeVersion, continueOnFail: true });
+			const result = await importTasks(tasks(5), {}, { continueOnFail: true });
 
 			expect(result.error).toBeUndefined();
 			expect(result.items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4].map((item) => ({ item })));
@@ -122,7 +122,7 @@ describe.each(GUESS_SETS)('under %s', (_label, guesses) => {
 	});
 });
 
-describe('records the service refuses inside a 2xx answer (node version 1.2)', () => {
+describe('records the service refuses inside a 2xx answer', () => {
 	it('with Continue On Fail: each refused record is an error item paired to its input item; the others are imported', async () => {
 		await addFaults(sandbox, { route: 'import', refuseRecords: [1], times: 1 });
 		const result = await importTasks(tasks(4), {}, { continueOnFail: true });
@@ -154,14 +154,6 @@ describe('records the service refuses inside a 2xx answer (node version 1.2)', (
 			'Item 0: Record 0 was refused (fault injected by the sandbox). Item 1: Record 1 was refused (fault injected by the sandbox). The service imported the other 0 records of this batch. Correct the refused records and import them again. No records were imported. Not sent: 2 records of batch 2.',
 		);
 		expect(importLog()).toHaveLength(1);
-	});
-
-	it('node version 1.1 outputs them as before: an item with the status the service gave', async () => {
-		await addFaults(sandbox, { route: 'import', refuseRecords: [1], times: 1 });
-		const result = await importTasks(tasks(2), {}, { typeVersion: 1.1 });
-
-		expect(result.error).toBeUndefined();
-		expect(statuses(result)).toEqual(['created', 'error']);
 	});
 });
 

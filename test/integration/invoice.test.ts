@@ -37,24 +37,7 @@ describe('Invoice → Create against the sandbox', () => {
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 	});
 
-	it.each([
-		['an ISO date-time with an offset, by its own calendar date', '2026-12-31T23:30:00-05:00', '2026-12-31'],
-		['an ISO date-time at midnight UTC', '2027-03-01T00:00:00.000Z', '2027-03-01'],
-		['a d.m.yyyy date', '5.1.2027', '2027-01-05'],
-		[
-			'a Luxon date in a far time zone, without shifting the day',
-			"={{ DateTime.fromObject({ year: 2027, month: 1, day: 15 }, { zone: 'Pacific/Kiritimati' }) }}",
-			'2027-01-15',
-		],
-		['a date from an expression string', "={{ '2027-02-28' }}", '2027-02-28'],
-	])('version 1 sends %s as yyyy-mm-dd', async (_label, dueDate, expected) => {
-		const { error } = await create({ dueDate }, { typeVersion: 1 });
-
-		expect(error).toBeUndefined();
-		expect(sandbox.state.invoices.map((invoice) => invoice.due_date)).toEqual([expected]);
-	});
-
-	describe('from version 1.1, in the workflow time zone Europe/Prague', () => {
+	describe('in the workflow time zone Europe/Prague', () => {
 		const originalTimezone = getGlobalState().defaultTimezone;
 		beforeAll(() => setGlobalState({ defaultTimezone: 'Europe/Prague' }));
 		afterAll(() => setGlobalState({ defaultTimezone: originalTimezone }));
@@ -62,11 +45,13 @@ describe('Invoice → Create against the sandbox', () => {
 	it.each([
 		['a date-time with an offset, by its day in the workflow time zone', '2026-12-31T23:30:00-05:00', '2027-01-01'],
 		['a date as n8n writes a DateTime, late in the evening UTC', '2027-03-31T22:30:00.000Z', '2027-04-01'],
+		['a d.m.yyyy date', '5.1.2027', '2027-01-05'],
+		['a date from an expression string', "={{ '2027-02-28' }}", '2027-02-28'],
 		['a Luxon date in a far time zone, by its day in the workflow time zone', "={{ DateTime.fromObject({ year: 2027, month: 1, day: 15 }, { zone: 'Pacific/Kiritimati' }) }}", '2027-01-14'],
 		['a date-time without an offset, as written', '2027-03-31T23:30:00', '2027-03-31'],
 		['a date, as written', '2027-03-31', '2027-03-31'],
 	])('sends %s (the rule Import follows)', async (_label, dueDate, expected) => {
-		const { error } = await create({ dueDate }, { typeVersion: 1.1 });
+		const { error } = await create({ dueDate });
 
 		expect(error).toBeUndefined();
 		expect(sandbox.state.invoices.map((invoice) => invoice.due_date)).toEqual([expected]);

@@ -65,31 +65,29 @@ describe('column dropdowns', () => {
 	});
 });
 
-describe('column lists picked from the dropdown (node version 1.1)', () => {
-	const pollTrigger = async (parameters: IDataObject, typeVersion: number, staticData?: IDataObject) =>
+describe('column lists picked from the dropdown', () => {
+	const pollTrigger = async (parameters: IDataObject, staticData?: IDataObject) =>
 		await runPoll({
 			nodeType: new RecordsReportTrigger(),
 			parameters: { report: byId(REPORTS.bankTransactions), rowIdentity: 'columns', ...parameters },
 			credentials: credentials(),
 			staticData,
-			typeVersion,
 		});
 
-	it('identify rows as the typed names of a saved workflow do, so its memory carries over', async () => {
-		// A workflow saved with typed Key Columns (version 1), then moved to version 1.1 and its dropdown.
-		const typed = await pollTrigger({ keyColumns: 'ID transakce' }, 1);
+	it('identify rows as names given by an expression do, so the memory carries over from one to the other', async () => {
+		const picked = await pollTrigger({ keyColumns: ['c1'] });
 		await control(sandbox, `/reports/${REPORTS.bankTransactions}/rows`, { generate: 2 });
-		const picked = await pollTrigger({ keyColumns: ['c1'] }, 1.1, typed.staticData);
-		expect(picked.items?.map((item) => item.json['ID transakce'])).toEqual(bankTransactionIds(10_001, 2));
+		const named = await pollTrigger({ keyColumns: '={{ "ID transakce" }}' }, picked.staticData);
+		expect(named.items?.map((item) => item.json['ID transakce'])).toEqual(bankTransactionIds(10_001, 2));
 	});
 
-	it('a saved list of several typed names still works', async () => {
-		const first = await pollTrigger({ keyColumns: 'ID transakce, Datum', firstRun: 'emit' }, 1);
+	it('an expression may name several columns, separated by commas', async () => {
+		const first = await pollTrigger({ keyColumns: '={{ "ID transakce, Datum" }}', firstRun: 'emit' });
 		expect(first.items).toHaveLength(10_000);
 	});
 
 	it('a column the report does not have is an error naming the columns it has', async () => {
-		const failure = pollTrigger({ keyColumns: ['c1', 'c99'] }, 1.1);
+		const failure = pollTrigger({ keyColumns: ['c1', 'c99'] });
 		await expect(failure).rejects.toThrow('Key Columns: report "bank-transactions" has no column "c99"');
 		await failure.catch((error: { description?: string }) =>
 			expect(error.description).toContain("The report's columns: ID transakce (c1), Datum (c2), Částka (c3)"),
@@ -99,7 +97,6 @@ describe('column lists picked from the dropdown (node version 1.1)', () => {
 	it('convert the picked number and date columns in Get Rows', async () => {
 		const result = await runNode({
 			nodeType: new Records(),
-			typeVersion: 1.1,
 			parameters: {
 				resource: 'report',
 				operation: 'getRows',
@@ -119,7 +116,7 @@ describe('column lists picked from the dropdown (node version 1.1)', () => {
 		const warnings: string[] = [];
 		jest.spyOn(Container.get(Logger), 'warn').mockImplementation((message: string) => void warnings.push(message));
 		try {
-			await pollTrigger({ keyColumns: ['c4'] }, 1.1);
+			await pollTrigger({ keyColumns: ['c4'] });
 		} finally {
 			jest.restoreAllMocks();
 		}

@@ -29,14 +29,9 @@ const addFault = async (rule: IDataObject) => await addFaults(sandbox, { route: 
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
-/**
- * Get Rows as version 1 of the node runs it: the tests state that version's paging (100 rows per page
- * unless Page Size says otherwise), which saved workflows keep. Version 1.1's adaptive page size has
- * its own tests below.
- */
+/** Get Rows with its defaults, but for the parameters given. */
 function getRows(parameters: IDataObject, extra: Partial<RunNodeOptions> = {}) {
 	return runNode({
-		typeVersion: 1,
 		nodeType: new Records(),
 		parameters: {
 			resource: 'report',
@@ -64,37 +59,40 @@ function expectNoToken(value: unknown, token: string) {
 }
 
 describe('Report → Get Rows: reading whole reports', () => {
+	// Pages of 100 rows: each page after the first repeats the row before it, so 99 new rows a page.
+	const PAGES_OF_100 = { pageSize: 100 };
+
 	it('reads all 10,000 rows one page after another, in order, each once, keyed by column name', async () => {
-		const { items, error } = await getRows({});
+		const { items, error } = await getRows({ options: PAGES_OF_100 });
 
 		expect(error).toBeUndefined();
 		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
 		expect(items[0].json).toEqual(byName(BANK_ROWS[0]));
 		expect(items[9_999].json).toEqual(byName(BANK_ROWS[9_999]));
 		expect(items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
-		// 100 full pages and the empty page that ends the report.
-		expect(reportRequests()).toBe(101);
+		// 100 rows, then 100 pages of 99 new rows, and the page that holds only the row before the end.
+		expect(reportRequests()).toBe(102);
 	});
 
 	it('reads the same rows with 8 parallel requests, asking for at most 7 pages past the end', async () => {
-		const { items, error } = await getRows({ options: { concurrency: 8 } });
+		const { items, error } = await getRows({ options: { ...PAGES_OF_100, concurrency: 8 } });
 
 		expect(error).toBeUndefined();
 		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
-		expect(reportRequests()).toBeGreaterThanOrEqual(101);
-		expect(reportRequests()).toBeLessThanOrEqual(108);
+		expect(reportRequests()).toBeGreaterThanOrEqual(102);
+		expect(reportRequests()).toBeLessThanOrEqual(109);
 	});
 
 	it.each([1, 5])('reads a report whose last page is short (concurrency %i)', async (concurrency) => {
 		await control(sandbox, '/reports', { id: 'bank-odd', generate: 'bank', rows: 10_050 });
 
-		const { items, error } = await getRows({ report: byId('bank-odd'), options: { concurrency } });
+		const { items, error } = await getRows({ report: byId('bank-odd'), options: { ...PAGES_OF_100, concurrency } });
 
 		expect(error).toBeUndefined();
 		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_050));
 		if (concurrency === 1) {
-			// 101 pages, then one request confirming that the short last page was the end.
-			expect(reportRequests()).toBe(102);
+			// 102 pages (the last short), then one request confirming that it was the end.
+			expect(reportRequests()).toBe(103);
 		}
 	});
 
@@ -102,7 +100,7 @@ describe('Report → Get Rows: reading whole reports', () => {
 		const { items } = await getRows({ options: { pageSize: 1000 } });
 
 		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
-		expect(reportRequests()).toBe(11);
+		expect(reportRequests()).toBe(12);
 	});
 
 	it.each([1, 4])('stops at Limit without asking for rows past it (concurrency %i)', async (concurrency) => {
@@ -188,10 +186,11 @@ describe('Report → Get Rows: output', () => {
 
 	it('puts each page in one item, or every row in one item', async () => {
 		const pages = await getRows({ options: { pageSize: 1000, outputMode: 'page', includeColumns: true } });
-		expect(pages.items).toHaveLength(10);
+		// Each page after the first repeats the row before it to check the report stood still: 999 new rows.
+		expect(pages.items).toHaveLength(11);
 		pages.items.forEach((item, index) => {
-			expect(item.json.offset).toBe(index * 1000);
-			expect(item.json.rowCount).toBe(1000);
+			expect(item.json.offset).toBe(index === 0 ? 0 : 1000 + (index - 1) * 999);
+			expect(item.json.rowCount).toBe(index === 0 ? 1000 : index < 10 ? 999 : 9);
 			expect((item.json.columns as IDataObject[]).map((column) => column.id)).toEqual(BANK_COLUMNS.map((c) => c.id));
 		});
 		const pageRows = pages.items.flatMap((item) => item.json.rows as IDataObject[]);
@@ -340,7 +339,7 @@ describe('Report → Get Rows: failures while paging', () => {
 		async ({ rules, options, concurrency }) => {
 			for (const rule of rules) await addFault(rule);
 
-			const { items, error } = await getRows({ options: { ...options, concurrency } });
+			const { items, error } = await getRows({ options: { ...options, pageSize: 100, concurrency } });
 
 			expect(error).toBeUndefined();
 			expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
@@ -388,7 +387,7 @@ describe('Report → Get Rows: failures while paging', () => {
 		expect(items).toHaveLength(250);
 	});
 
-	it('version 1.2: a run of more than 1,000 identical rows is read to the end, its page boundaries checked', async () => {
+	it('a run of more than 1,000 identical rows is read to the end, its page boundaries checked', async () => {
 		const fee = { c1: '1.1.2026', c2: '-10,00' };
 		await control(sandbox, '/reports', {
 			id: 'many-fees',
@@ -399,18 +398,18 @@ describe('Report → Get Rows: failures while paging', () => {
 			rows: [{ c1: '31.12.2025', c2: '5,00' }, ...Array.from({ length: 2_500 }, () => fee)],
 		});
 
-		const { items, error } = await getRows({ report: byId('many-fees'), options: { pageSize: 100 } }, { typeVersion: 1.2 });
+		const { items, error } = await getRows({ report: byId('many-fees'), options: { pageSize: 100 } });
 
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(2_501);
 	});
 
 	it('stops at Max Pages with an error instead of returning part of the report', async () => {
-		const { items, error } = await getRows({ options: { maxPages: 5 } });
+		const { items, error } = await getRows({ options: { maxPages: 5, pageSize: 100 } });
 
 		expect(items).toEqual([]);
 		expect(error?.message).toBe(
-			'Stopped reading report "bank-transactions" after 5 requests (the Max Pages limit) without reaching its end; 500 rows were read',
+			'Stopped reading report "bank-transactions" after 5 requests (the Max Pages limit) without reaching its end; 496 rows were read',
 		);
 		expect(error?.description).toMatch(/Raise Max Pages or Page Size/);
 		expect(reportRequests()).toBe(5);
@@ -426,10 +425,9 @@ describe('Report → Get Rows: failures while paging', () => {
 	});
 });
 
-describe('Report → Get Rows version 1.1: adaptive page size', () => {
-	const getRowsV11 = (parameters: IDataObject) => getRows(parameters, { typeVersion: 1.1 });
+describe('Report → Get Rows: adaptive page size', () => {
 	it('reads every row once, in order, with a handful of growing pages instead of 101', async () => {
-		const { items, error } = await getRowsV11({});
+		const { items, error } = await getRows({});
 
 		expect(error).toBeUndefined();
 		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
@@ -440,7 +438,7 @@ describe('Report → Get Rows version 1.1: adaptive page size', () => {
 	it.each([1, 8])('reads every row once, in order, with %i parallel requests and a short last page', async (concurrency) => {
 		await control(sandbox, '/reports', { id: 'bank-big', generate: 'bank', rows: 23_456 });
 
-		const { items, error } = await getRowsV11({ report: byId('bank-big'), options: { concurrency } });
+		const { items, error } = await getRows({ report: byId('bank-big'), options: { concurrency } });
 
 		expect(error).toBeUndefined();
 		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 23_456));
@@ -449,45 +447,45 @@ describe('Report → Get Rows version 1.1: adaptive page size', () => {
 		expect(reportRequests()).toBeLessThanOrEqual(8 + 2 * (concurrency - 1));
 	});
 
-	it('a service capping pages at 100 costs at most one request more than version 1', async () => {
+	it('a service capping pages at 100 costs at most one request more than pages of 100', async () => {
 		await addFault({ limitCap: 100 });
-		await getRows({});
-		const version1 = reportRequests();
+		await getRows({ options: { pageSize: 100 } });
+		const pagesOf100 = reportRequests();
 		sandbox.state.stats.clear();
 
-		const { items, error } = await getRowsV11({});
+		const { items, error } = await getRows({});
 
 		expect(error).toBeUndefined();
 		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
-		expect(reportRequests()).toBeLessThanOrEqual(version1 + 1);
+		expect(reportRequests()).toBeLessThanOrEqual(pagesOf100 + 1);
 	});
 
 	it.each(GUESS_SETS)('falls back to 100 rows per page when the service refuses a larger limit, under %s', async (_label, guesses) => {
 		await setGuesses(sandbox, guesses);
 		await addFault({ maxLimit: 100 });
 
-		const { items, error } = await getRowsV11({});
+		const { items, error } = await getRows({});
 
 		expect(error).toBeUndefined();
 		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
-		// The refused page, asked once, then version 1's 101 requests.
-		expect(sandbox.state.stats.requests.report?.byStatus).toEqual({ 200: 101, [guesses.tooLargeLimitStatus]: 1 });
+		// The refused page, asked once, then 102 requests of 100 rows (99 new after the first).
+		expect(sandbox.state.stats.requests.report?.byStatus).toEqual({ 200: 102, [guesses.tooLargeLimitStatus]: 1 });
 	});
 
 	it.each([400, 413, 422, 500, 502, 504])('falls back at the first %i to a larger page, without asking for it again', async (status) => {
 		await addFault({ status, times: 1 });
 
-		const { items, error } = await getRowsV11({});
+		const { items, error } = await getRows({});
 
 		expect(error).toBeUndefined();
 		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
-		expect(sandbox.state.stats.requests.report?.byStatus).toEqual({ 200: 101, [status]: 1 });
+		expect(sandbox.state.stats.requests.report?.byStatus).toEqual({ 200: 102, [status]: 1 });
 	});
 
 	it('retries a 503 (the service unavailable, whatever the size) instead of falling back', async () => {
 		await addFault({ status: 503, retryAfter: 0, times: 1 });
 
-		const { items, error } = await getRowsV11({});
+		const { items, error } = await getRows({});
 
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(10_000);
@@ -495,16 +493,16 @@ describe('Report → Get Rows version 1.1: adaptive page size', () => {
 	});
 
 	it('an explicit Page Size fixes the page size', async () => {
-		const { items } = await getRowsV11({ options: { pageSize: 250 } });
+		const { items } = await getRows({ options: { pageSize: 250 } });
 
 		expect(items).toHaveLength(10_000);
-		expect(reportRequests()).toBe(41);
+		expect(reportRequests()).toBe(42);
 	});
 
 	it('a service that ignores the offset still fails after a few requests, while pages grow', async () => {
 		await addFault({ ignoreOffset: true });
 
-		const { items, error } = await getRowsV11({});
+		const { items, error } = await getRows({});
 
 		expect(items).toEqual([]);
 		expect(error?.message).toMatch(/^The service ignores the offset of report "bank-transactions"/);
@@ -512,11 +510,11 @@ describe('Report → Get Rows version 1.1: adaptive page size', () => {
 	});
 
 	it('stops at Max Pages with an error', async () => {
-		const { items, error } = await getRowsV11({ options: { maxPages: 2 } });
+		const { items, error } = await getRows({ options: { maxPages: 2 } });
 
 		expect(items).toEqual([]);
 		expect(error?.message).toBe(
-			'Stopped reading report "bank-transactions" after 2 requests (the Max Pages limit) without reaching its end; 3000 rows were read',
+			'Stopped reading report "bank-transactions" after 2 requests (the Max Pages limit) without reaching its end; 2999 rows were read',
 		);
 	});
 });

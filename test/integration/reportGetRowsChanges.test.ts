@@ -4,8 +4,8 @@
  * Report → Get Rows on a report that changes while it is read, through n8n's execution engine over
  * real HTTP. The service is a small report server of this test, whose rows change between two
  * given requests, so that every case is exact: offset paging then reads a row twice (a row added
- * above the page being read) or skips one (a row removed). The same cases on today's code before
- * version 1.2 show the row read twice or skipped.
+ * above the page being read) or skips one (a row removed). With "Output the Rows Read" the same
+ * cases show the row read twice or skipped.
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -63,10 +63,9 @@ function useReport(count: number, when: (request: number) => boolean, change: (r
 const addAtTop = (rows: ChangingReport['rows']) => rows.unshift({ c1: `N${++added}` });
 const removeFirst = (rows: ChangingReport['rows']) => void rows.shift();
 
-function getRows(options: IDataObject = {}, typeVersion?: number, parameters: IDataObject = {}): Promise<RunNodeResult> {
+function getRows(options: IDataObject = {}, parameters: IDataObject = {}): Promise<RunNodeResult> {
 	return runNode({
 		nodeType: new Records(),
-		typeVersion,
 		parameters: {
 			resource: 'report',
 			operation: 'getRows',
@@ -82,7 +81,7 @@ function getRows(options: IDataObject = {}, typeVersion?: number, parameters: ID
 const ids = (result: RunNodeResult) => result.items.map((item) => item.json.ID);
 const currentIds = () => report.rows.map((row) => row.c1);
 
-describe('Get Rows (node version 1.2) on a report that changes while it is read', () => {
+describe('Get Rows on a report that changes while it is read', () => {
 	it('reads a report that stands still once: each page after the first from one row earlier, never above the page size', async () => {
 		useReport(35, () => false, addAtTop);
 		report.maxLimit = 10;
@@ -126,7 +125,7 @@ describe('Get Rows (node version 1.2) on a report that changes while it is read'
 
 	it('with a Limit, reads again too', async () => {
 		useReport(35, (request) => request === 2, removeFirst);
-		const result = await getRows({}, undefined, { returnAll: false, limit: 15 });
+		const result = await getRows({}, { returnAll: false, limit: 15 });
 
 		expect(result.error).toBeUndefined();
 		expect(ids(result)).toEqual(currentIds().slice(0, 15));
@@ -151,24 +150,5 @@ describe('Get Rows (node version 1.2) on a report that changes while it is read'
 		expect(result.error).toBeUndefined();
 		expect(ids(result).filter((id) => id === 'R20')).toHaveLength(2);
 		expect(report.requests).toHaveLength(5);
-	});
-});
-
-describe('Get Rows before node version 1.2 (saved workflows)', () => {
-	it('does not check unless asked: a read as before', async () => {
-		useReport(35, (request) => request === 3, addAtTop);
-		const result = await getRows({}, 1.1);
-
-		expect(result.error).toBeUndefined();
-		expect(ids(result)).toHaveLength(36);
-		expect(report.requests).toHaveLength(5);
-	});
-
-	it('checks with "Read Again, Then Fail" set', async () => {
-		useReport(35, (request) => request === 3, addAtTop);
-		const result = await getRows({ changedReport: 'reread' }, 1.1);
-
-		expect(result.error).toBeUndefined();
-		expect(ids(result)).toEqual(currentIds());
 	});
 });

@@ -427,26 +427,27 @@ describe('Records Report Trigger: a poll handed older memory than the last poll 
 	});
 });
 
-describe('Records Report Trigger: page size by version', () => {
-	const firstRunEmit = async (typeVersion: number) => {
+describe('Records Report Trigger: page size', () => {
+	const firstRunEmit = async (options: { pageSize?: number }) => {
 		sandbox.state.stats.clear();
 		const result = await runPoll({
 			nodeType: new RecordsReportTrigger(),
-			parameters: { report: byId(REPORTS.bankTransactions), firstRun: 'emit' },
+			parameters: { report: byId(REPORTS.bankTransactions), firstRun: 'emit', options },
 			credentials: sandbox.credentials(TOKENS.analysisAdmin),
-			typeVersion,
 		});
 		return { ids: ids(result.items), requests: reportRequests() };
 	};
 
-	it('version 1 polls 100 rows per page; version 1.1 emits the same rows with a handful of requests', async () => {
-		const version1 = await firstRunEmit(1);
-		const version11 = await firstRunEmit(1.1);
+	it('chosen by the node, emits the rows in a handful of requests; Page Size 100 in 102, and 0 is the default', async () => {
+		const chosen = await firstRunEmit({});
+		const pagesOf100 = await firstRunEmit({ pageSize: 100 });
+		const zero = await firstRunEmit({ pageSize: 0 });
 
-		expect(version1.ids).toEqual(bankTransactionIds(1, 10_000));
-		expect(version11.ids).toEqual(version1.ids);
+		expect(chosen.ids).toEqual(bankTransactionIds(1, 10_000));
+		expect(pagesOf100.ids).toEqual(chosen.ids);
+		expect(zero).toEqual(chosen);
 		// 100 rows, then 99 new rows a page (each repeats the row before it), and the empty page.
-		expect(version1.requests).toBe(102);
-		expect(version11.requests).toBe(5);
+		expect(pagesOf100.requests).toBe(102);
+		expect(chosen.requests).toBe(5);
 	});
 });

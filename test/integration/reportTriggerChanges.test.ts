@@ -22,7 +22,7 @@ const FEED = 'changing-feed';
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const ids = (items: INodeExecutionData[] | null, key = 'ID transakce') => (items ?? []).map((item) => String(item.json[key]));
 
-async function poll(parameters: IDataObject, staticData?: IDataObject, extra: { typeVersion?: number; mode?: 'manual'; pollBudgetMs?: number } = {}) {
+async function poll(parameters: IDataObject, staticData?: IDataObject, extra: { mode?: 'manual'; pollBudgetMs?: number } = {}) {
 	return await runPoll({
 		nodeType: new RecordsReportTrigger(),
 		parameters: { report: byId(FEED), ...parameters },
@@ -103,16 +103,17 @@ describe('Appended at the End: a middle row deleted and a copy of the last row a
 	const rowsOf = (...labels: string[]) => labels.map((c1) => ({ c1, c2: '-10,00' }));
 	const define = async (labels: string[]) => await control(sandbox, '/reports', { id: FEED, columns, rows: rowsOf(...labels) });
 
-	it('version 1.1 reads in full and emits the new X once', async () => {
+	it('with a full check (every row remembered), reads in full and emits the new X once', async () => {
+		const parameters = { newRowPosition: 'end', options: { fullCheckEvery: 100 } };
 		await define(['A', 'B', 'C', 'X']);
-		const first = await poll({ newRowPosition: 'end' }, undefined, { typeVersion: 1.1 });
+		const first = await poll(parameters);
 		await define(['A', 'B', 'X', 'X']);
-		const next = await poll({ newRowPosition: 'end' }, first.staticData, { typeVersion: 1.1 });
+		const next = await poll(parameters, first.staticData);
 		expect(ids(next.items, 'Popis')).toEqual(['X']);
-		expect((await poll({ newRowPosition: 'end' }, next.staticData, { typeVersion: 1.1 })).items).toBeNull();
+		expect((await poll(parameters, next.staticData)).items).toBeNull();
 	});
 
-	it('version 1.2 stops with an error that names the change', async () => {
+	it('by default stops with an error that names the change', async () => {
 		await define(['A', 'B', 'C', 'X']);
 		const first = await poll({ newRowPosition: 'end' });
 		await define(['A', 'B', 'X', 'X']);
@@ -131,7 +132,7 @@ describe('Fetch Test Event', () => {
 });
 
 describe('memory', () => {
-	it.each(['end', 'top'])('%s, version 1.2: a 20,000-row report is remembered in under 2 KB, and polls in at most 3 requests', async (position) => {
+	it.each(['end', 'top'])('%s: a 20,000-row report is remembered in under 2 KB, and polls in at most 3 requests', async (position) => {
 		await bankFeed(20_000);
 		const first = await poll({ newRowPosition: position });
 		expect(JSON.stringify(first.staticData).length).toBeLessThan(2_000);
@@ -142,7 +143,7 @@ describe('memory', () => {
 		expect(sandbox.state.stats.requests.report?.total).toBeLessThanOrEqual(3);
 	});
 
-	it.each(['end', 'top'])('%s, version 1.2: the first poll remembers a 1,000,000-row report without reading it, in under 50 requests', async (position) => {
+	it.each(['end', 'top'])('%s: the first poll remembers a 1,000,000-row report without reading it, in under 50 requests', async (position) => {
 		await control(sandbox, '/reports', { id: FEED, generate: 'bank', rows: 1_000_000, virtual: true });
 		const first = await poll({ newRowPosition: position });
 		expect(first.items).toBeNull();

@@ -21,18 +21,14 @@ const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const reportRequests = () => sandbox.state.stats.requests.report?.total ?? 0;
 const ids = (items: INodeExecutionData[] | null, key = 'ID transakce') => (items ?? []).map((item) => item.json[key]);
 
-/**
- * One poll by a fresh node instance (of `typeVersion`, the latest by default), with the static data
- * (as n8n stores it) of the previous poll.
- */
-async function poll(parameters: IDataObject, staticData?: IDataObject, typeVersion?: number) {
+/** One poll by a fresh node instance, with the static data (as n8n stores it) of the previous poll. */
+async function poll(parameters: IDataObject, staticData?: IDataObject) {
 	const before = reportRequests();
 	const result = await runPoll({
 		nodeType: new RecordsReportTrigger(),
 		parameters: { report: byId(REPORTS.bankTransactions), ...parameters },
 		credentials: sandbox.credentials(),
 		staticData,
-		typeVersion,
 	});
 	return { ...result, requests: reportRequests() - before };
 }
@@ -122,13 +118,15 @@ describe.each([
 	// An edit of a row the poll checks: the last remembered one.
 	const amountFor = (change: string) => (change.includes('edited') ? (n: number) => (n === 500 ? '9,99' : `${n},00`) : undefined);
 
-	it.each(changes)('version 1.1: when %s, reads in full that poll, emits each new row once and logs why', async (change, changed, why) => {
+	it.each(changes)('with a full check: when %s, reads in full that poll, emits each new row once and logs why', async (change, changed, why) => {
+		// Full Check Every remembers every row, so a failed check can read the whole report instead.
+		const fullCheck = { ...parameters, options: { fullCheckEvery: 1000 } };
 		await ledger(order(range(1, 500)));
-		const { staticData } = await poll(parameters, undefined, 1.1);
+		const { staticData } = await poll(fullCheck);
 		const amount = amountFor(change);
 		await ledger(withAdded(changed(order(range(1, 500))), range(501, 503)), amount);
 
-		const next = await poll(parameters, staticData, 1.1);
+		const next = await poll(fullCheck, staticData);
 		const emitted = doklady(next.items);
 		// An edited row is a new row by whole-row identity.
 		const expected = [...range(501, 503), ...(amount ? [500] : [])].map((n) => `D${n}`);
@@ -139,12 +137,12 @@ describe.each([
 
 		// The next poll is ordered again, with nothing new.
 		logged.messages = [];
-		const after = await poll(parameters, next.staticData, 1.1);
+		const after = await poll(fullCheck, next.staticData);
 		expect([after.items, logged.messages]).toEqual([null, []]);
 		expect(after.requests).toBeLessThanOrEqual(3);
 	});
 
-	it.each(changes)('version 1.2: when %s, stops with an error that names the change and what to choose', async (change, changed, why) => {
+	it.each(changes)('by default, when %s, stops with an error that names the change and what to choose', async (change, changed, why) => {
 		const staticData = await start();
 		await ledger(withAdded(changed(order(range(1, 500))), range(501, 503)), amountFor(change));
 		await expect(poll(parameters, staticData)).rejects.toThrow(new RegExp(`changed in a way New Rows Appear .* does not allow: .*${why}`));

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { REPORT_ID_REGEX, REPORT_URL_REGEX } from './rows';
-import { DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE } from './paging';
+import { DEFAULT_MAX_PAGES } from './paging';
 import { MAX_CONCURRENCY, retryAttemptsOption, timeoutOption } from '../requestOptions';
 
 /** The report, by ID or by the URL from its sharing dialog; shared by Get Rows and the trigger. */
@@ -65,10 +65,11 @@ export const pagingOptions: INodeProperties[] = [
 		displayName: 'Page Size',
 		name: 'pageSize',
 		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: DEFAULT_PAGE_SIZE,
+		typeOptions: { minValue: 0, numberPrecision: 0 },
+		default: 0,
+		hint: '0: the node chooses (1,000 rows at first, up to 5,000; 100 if the service refuses more)',
 		description:
-			'Rows asked for per request; setting it fixes the page size. Without it, version 1 of the node asks for 100, and version 1.1 starts at 1,000 and grows to 5,000 per request (fewer requests, each a new TLS connection), falling back to 100 if the service refuses a larger page. When the service serves fewer rows per page than asked, the node notices and reads on with the smaller pages, so no row is lost.',
+			'Rows asked for per request. Set it only if the service needs a fixed page size; a service that serves fewer rows than asked is noticed either way, and no row is lost.',
 	},
 	{
 		displayName: 'Parallel Requests',
@@ -82,31 +83,16 @@ export const pagingOptions: INodeProperties[] = [
 ];
 
 /**
- * Column lists: typed before node version 1.1 (names or IDs, separated by commas: saved workflows
- * keep their text), picked from the report's columns from 1.1 on (the values are column IDs, read
- * by the same parser; an expression may still give names or IDs, as text or a list).
+ * A list of the report's columns, picked from the list the report's first page gives (the values are
+ * column IDs); an expression may give names or IDs, as text separated by commas or as a list.
  */
-const BEFORE_1_1 = { '@version': [{ _cnd: { lt: 1.1 } }] };
-const FROM_1_1 = { '@version': [{ _cnd: { gte: 1.1 } }] };
-
-export function columnListParameters(
-	typed: INodeProperties & { type: 'string' },
-	picked: { displayName: string; description: string },
-): INodeProperties[] {
-	const show = typed.displayOptions?.show ?? {};
-	return [
-		{ ...typed, displayOptions: { ...typed.displayOptions, show: { ...show, ...BEFORE_1_1 } } },
-		{
-			...typed,
-			displayName: picked.displayName,
-			type: 'multiOptions',
-			default: [],
-			placeholder: undefined,
-			description: picked.description,
-			typeOptions: { loadOptionsMethod: 'getReportColumns', loadOptionsDependsOn: ['report.value'] },
-			displayOptions: { ...typed.displayOptions, show: { ...show, ...FROM_1_1 } },
-		},
-	];
+export function columnPicker(parameter: Omit<INodeProperties, 'type' | 'default' | 'typeOptions'>): INodeProperties {
+	return {
+		...parameter,
+		type: 'multiOptions',
+		default: [],
+		typeOptions: { loadOptionsMethod: 'getReportColumns', loadOptionsDependsOn: ['report.value'] },
+	};
 }
 
 /** How rows are output; shared by Get Rows and the trigger. */
@@ -137,23 +123,13 @@ export const rowOutputOptions: INodeProperties[] = [
 			},
 		],
 	},
-	...columnListParameters(
-		{
-			displayName: 'Date Columns',
-			name: 'dateColumns',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. Datum splatnosti, c5',
-			displayOptions: { show: { conversion: ['columns'] } },
-			description:
-				'Columns (names or IDs, separated by commas) whose d.m.yyyy dates become ISO dates yyyy-mm-dd. A value that is not such a date stays as it is. (In the example, "Datum splatnosti" is a Czech column name: "due date".)',
-		},
-		{
-			displayName: 'Date Column Names or IDs',
-			description:
-				'Columns whose d.m.yyyy dates become ISO dates yyyy-mm-dd, chosen from the report\'s columns. A value that is not such a date stays as it is. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		},
-	),
+	columnPicker({
+		displayName: 'Date Column Names or IDs',
+		name: 'dateColumns',
+		displayOptions: { show: { conversion: ['columns'] } },
+		description:
+			'Columns whose d.m.yyyy dates become ISO dates yyyy-mm-dd, chosen from the report\'s columns. A value that is not such a date stays as it is. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	}),
 	{
 		displayName: 'Include Column Metadata',
 		name: 'includeColumns',
@@ -162,23 +138,13 @@ export const rowOutputOptions: INodeProperties[] = [
 		description:
 			'Whether to add the report\'s columns (ID, name, and output key of each) to the output, under "_columns" on each row or "columns" on a page item',
 	},
-	...columnListParameters(
-		{
-			displayName: 'Number Columns',
-			name: 'numberColumns',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. Částka, Částka (2), c3',
-			displayOptions: { show: { conversion: ['columns'] } },
-			description:
-				'Columns (names or IDs, separated by commas) whose numbers, such as 1 234,50, become JSON numbers (in the example, "Částka" is Czech for "amount"). A value that is not a number, or has more than 15 digits, stays as it is.',
-		},
-		{
-			displayName: 'Number Column Names or IDs',
-			description:
-				'Columns whose numbers, such as 1 234,50, become JSON numbers, chosen from the report\'s columns. A value that is not a number, or has more than 15 digits, stays as it is. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		},
-	),
+	columnPicker({
+		displayName: 'Number Column Names or IDs',
+		name: 'numberColumns',
+		displayOptions: { show: { conversion: ['columns'] } },
+		description:
+			'Columns whose numbers, such as 1 234,50, become JSON numbers, chosen from the report\'s columns. A value that is not a number, or has more than 15 digits, stays as it is. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	}),
 	{
 		displayName: 'Output Keys',
 		name: 'outputKeys',
@@ -190,7 +156,7 @@ export const rowOutputOptions: INodeProperties[] = [
 				name: 'Column Names',
 				value: 'name',
 				description:
-					'E.g. "Částka" (Czech for "amount"). When several columns share a name, the later ones get " (2)", " (3)", and so on.',
+					'E.g. "Amount". When several columns share a name, the later ones get " (2)", " (3)", and so on.',
 			},
 			{
 				name: 'Column IDs',

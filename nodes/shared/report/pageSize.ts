@@ -1,6 +1,5 @@
 /**
- * The page size of one report read: fixed (an explicit Page Size, or version 1's default of 100), or
- * adaptive (version 1.1's default). Pure, no n8n: the paging engine asks it what `limit` to send and
+ * The page size of one report read: fixed (an explicit Page Size), or adaptive (the default). Pure, no n8n: the paging engine asks it what `limit` to send and
  * tells it what each page brought.
  *
  * Why adaptive: n8n's HTTP helper opens a new connection for every request (over TLS, a full

@@ -44,19 +44,9 @@ export function reportIdFromParameter(node: INode, parameter: unknown, itemIndex
 	}
 }
 
-/**
- * The first version of the Records node and of the Records Report Trigger whose reads choose their
- * page size themselves when no Page Size is set.
- */
-export const ADAPTIVE_PAGE_SIZE_VERSION = 1.1;
-
-/**
- * An explicit Page Size fixes the page size. Without one, version 1 keeps the guide's default of 100
- * (saved workflows read as they always did) and version 1.1 adapts it (see PageSizer).
- */
+/** A Page Size above 0 fixes the page size; without one (or 0), reads choose it (see PageSizer). */
 function pageSizeSetting(node: INode, value: unknown, itemIndex: number | undefined): PageSizeSetting {
-	const unset = value === undefined || value === null || value === '';
-	if (unset && node.typeVersion >= ADAPTIVE_PAGE_SIZE_VERSION) return 'adaptive';
+	if (value === undefined || value === null || value === '' || value === 0) return 'adaptive';
 	return wholeNumber(node, value, { label: 'Page Size', min: 1, max: 1_000_000, fallback: DEFAULT_PAGE_SIZE, itemIndex });
 }
 

@@ -82,9 +82,9 @@ const properties: INodeProperties[] = [
 		name: 'jsonBody',
 		type: 'json',
 		default: '',
-		placeholder: '{ "Název": "Order toner" }',
+		placeholder: '{ "Title": "Order toner" }',
 		description:
-			'The request body, a JSON object or array. Leave empty to send no body. (In the example, "Název" is a Czech field name: "title".)',
+			'The request body, a JSON object or array. Leave empty to send no body.',
 		displayOptions: { show: { method: METHODS_WITH_BODY } },
 	},
 	{
@@ -173,7 +173,7 @@ function readBody(this: IExecuteFunctions, itemIndex: number): IDataObject | IDa
 	const value = jsonParameter(this.getNode(), raw, {
 		label: 'JSON Body',
 		itemIndex,
-		example: '{ "Název": "Order toner" }',
+		example: '{ "Title": "Order toner" }',
 	});
 	if (value === null || typeof value !== 'object') {
 		throw parameterError(

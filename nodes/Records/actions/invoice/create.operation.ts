@@ -7,7 +7,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { recordsApiRequest } from '../../../shared/transport';
-import { formatDueDate, parseAmount, parseClientId, parseCurrency, type DueDateDay } from './fields';
+import { formatDueDate, parseAmount, parseClientId, parseCurrency } from './fields';
 import { forEachItem } from '../../../shared/perItem';
 import { parameterError } from '../../../shared/parameters/kit';
 import { illustrativeRestNotice } from '../restCommon';
@@ -94,12 +94,11 @@ export async function execute(
 }
 
 function readInvoice(this: IExecuteFunctions, itemIndex: number, timezone: string): IDataObject {
-	const dueDateDay: DueDateDay = this.getNode().typeVersion >= 1.1 ? 'workflowZone' : 'asWritten';
 	const fields: Array<[string, string, (value: unknown) => string | number]> = [
 		['client_id', 'clientId', parseClientId],
 		['amount', 'amount', parseAmount],
 		['currency', 'currency', parseCurrency],
-		['due_date', 'dueDate', (value) => formatDueDate(value, timezone, dueDateDay)],
+		['due_date', 'dueDate', (value) => formatDueDate(value, timezone)],
 	];
 	const invoice: IDataObject = {};
 	for (const [key, parameter, parse] of fields) {

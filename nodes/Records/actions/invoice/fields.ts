@@ -60,32 +60,26 @@ function calendarDate(year: number, month: number, day: number): string | undefi
 }
 
 /**
- * Which calendar day a date-time gives. `asWritten` (node version 1): its own, the date as written
- * (or in its own zone, for a Luxon value). `workflowZone` (version 1.1 on, the rule Import follows):
- * the day it is in the workflow's time zone, so `{{ $now }}` and a Code node's date (UTC text) give
- * the day the user sees. A date without a time is the same day in both.
+ * A due date as `yyyy-mm-dd`. A date-time gives the day it is in the workflow's time zone (the rule
+ * Import follows), so `{{ $now }}` and a Code node's date (UTC text) give the day the user sees; a
+ * date-time without an offset names a wall time, and a date without a time is that day. Never
+ * converted to UTC first, which would move late-evening dates by a day.
  */
-export type DueDateDay = 'asWritten' | 'workflowZone';
-
-/**
- * A due date as `yyyy-mm-dd`. Never converted to UTC first, which would move late-evening dates by
- * a day. A JavaScript Date, which has no zone, is read in the workflow's time zone.
- */
-export function formatDueDate(value: unknown, timezone: string, day: DueDateDay = 'asWritten'): string {
+export function formatDueDate(value: unknown, timezone: string): string {
 	const fail = (): never => {
 		throw new Error(
 			`${shown(value)} is not a date; enter yyyy-mm-dd (e.g. 2026-12-31), an ISO 8601 date-time, or d.m.yyyy`,
 		);
 	};
 	const inZone = (date: DateTime): string => {
-		const placed = day === 'workflowZone' ? date.setZone(timezone) : date;
+		const placed = date.setZone(timezone);
 		return (placed.isValid && placed.toISODate()) || fail();
 	};
 	if (isEmpty(value)) throw new Error('it is required; enter the date the invoice is due, e.g. 2026-12-31');
 	if (isLuxonDateTime(value)) {
 		if (!value.isValid) return fail();
-		// Another copy of Luxon's DateTime: its day in its own zone, or the instant placed in the workflow's.
-		return day === 'workflowZone' ? inZone(DateTime.fromMillis(value.toMillis())) : value.toISODate() || fail();
+		// Possibly another copy of Luxon's DateTime: its instant, placed in the workflow's zone.
+		return inZone(DateTime.fromMillis(value.toMillis()));
 	}
 	if (Object.prototype.toString.call(value) === '[object Date]') {
 		const date = DateTime.fromJSDate(value as Date, { zone: timezone });

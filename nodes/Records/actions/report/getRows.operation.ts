@@ -47,8 +47,6 @@ const outputItems: INodeProperties = {
 
 type ChangedReport = 'reread' | 'accept';
 
-/** The first node version whose Get Rows checks, by default, that the report stood still while read. */
-export const CONSISTENT_READ_VERSION = 1.2;
 /** Reads of one report at most, when it keeps changing under them. */
 export const MAX_READS = 3;
 
@@ -58,7 +56,7 @@ const changedReport: INodeProperties = {
 	type: 'options',
 	default: 'reread',
 	description:
-		'Each page after the first is asked for from one row earlier; if that row moved, rows were added or removed during the read and one would be read twice or skipped. Without this option, node version 1.2 reads again and older versions do not check.',
+		'What to do when rows are added or removed while the report is read, which would make a row read twice or skipped',
 	options: [
 		{
 			name: 'Read Again, Then Fail',
@@ -116,7 +114,7 @@ function readRequest(this: IExecuteFunctions, itemIndex: number) {
 	const changed = choice<ChangedReport>(node, options.changedReport, {
 		label: 'If the Report Changes While Read',
 		allowed: ['reread', 'accept'],
-		fallback: node.typeVersion >= CONSISTENT_READ_VERSION ? 'reread' : 'accept',
+		fallback: 'reread',
 		itemIndex,
 	});
 	return { reportId, maxRows, settings, outputMode, changed };

@@ -43,7 +43,7 @@ export const toolProperties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: 'e.g. Datum, Částka, Zpráva',
+		placeholder: 'e.g. Date, Amount, Message',
 		displayOptions: { show: { ...inTool, output: ['fields'] } },
 		description:
 			'The columns to return, by name or ID, separated by commas (in the example, Czech column names: date, amount, message)',

@@ -21,16 +21,14 @@ describe('remembered identities', () => {
 		expect(splitIdentities('')).toEqual([]);
 	});
 
-	it('reads the memory of version 1 (every identity, the report\'s rows at the end) as per-row memory', () => {
-		const identities = 'a'.repeat(IDENTITY_LENGTH) + 'b'.repeat(IDENTITY_LENGTH);
-		const legacy = { version: 1, config: JSON.stringify(['bank', 'columns', ['c1']]), identities, count: 2, generation: 4, reportRows: 1 };
-		expect(readMemory(legacy)).toMatchObject({ version: 2, report: 'bank', identity: 'columns', columns: ['c1'], rows: identities, count: 1, generation: 4, position: 'anywhere' });
-		// Saved before the ordered modes counted the report's rows: every identity stands as a row.
-		expect(readMemory({ ...legacy, reportRows: undefined })?.count).toBe(2);
-		expect(readMemory({ ...legacy, identities: 'short' })).toBeUndefined();
-		expect(readMemory({ ...legacy, config: 'not json' })).toBeUndefined();
+	it('reads only memory of its own format, and nothing that is not', () => {
+		const rows = 'a'.repeat(IDENTITY_LENGTH) + 'b'.repeat(IDENTITY_LENGTH);
+		const memory = { version: 1, report: 'bank', identity: 'hash', columns: ['c1'], position: 'anywhere', generation: 4, count: 2, rows, polls: 0 };
+		expect(readMemory(memory)).toEqual(memory);
+		expect(readMemory({ ...memory, rows: 'short' })).toBeUndefined();
+		expect(readMemory({ ...memory, version: 2 })).toBeUndefined();
 		expect(readMemory(undefined)).toBeUndefined();
-		expect(readMemory({ version: 3 })).toBeUndefined();
+		expect(readMemory('text')).toBeUndefined();
 	});
 });
 

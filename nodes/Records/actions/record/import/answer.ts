@@ -1,8 +1,8 @@
 /**
  * What a 2xx answer to an import says, pure (no n8n). The guide (§4.1) does not show the answer, so
  * the node cannot know more than "the service answered 2xx"; but some 2xx answers cannot be the
- * service's: an HTML page is a sign-in page, proxy or captive portal in front of it, and (from node
- * version 1.2) any body that is neither JSON nor empty is not the JSON service either. Such an
+ * service's: an HTML page is a sign-in page, proxy or captive portal in front of it, and any body
+ * that is neither JSON nor empty is not the JSON service either. Such an
  * answer is a failure whose outcome is unknown. A JSON answer may list records the service refused.
  */
 import { readRecordOutcomes, type RecordOutcome } from './batches';
@@ -31,16 +31,13 @@ const HTML_TYPE = /^\s*(text\/html|application\/xhtml\+xml)\b/i;
 const JSON_TYPE = /^\s*application\/([\w.+-]*\+)?json\b/i;
 const MARKUP_START = /^\s*</;
 
-/**
- * Reads an import's 2xx answer. `strict` (node version 1.2): only JSON or an empty body can be the
- * service's; otherwise only HTML is ruled out (a text "OK" stays an import, as it was).
- */
-export function readImportAnswer(answer: AnswerToRead, recordCount: number, strict: boolean): ImportAnswer {
+/** Reads an import's 2xx answer: only JSON or an empty body can be the service's. */
+export function readImportAnswer(answer: AnswerToRead, recordCount: number): ImportAnswer {
 	const contentType = header(answer.headers, 'content-type');
 	const text = typeof answer.body === 'string' ? answer.body : undefined;
 	const empty = answer.body === undefined || answer.body === null || (text !== undefined && text.trim() === '');
 	const html = HTML_TYPE.test(contentType) || (text !== undefined && MARKUP_START.test(text));
-	const foreign = html || (strict && !empty && text !== undefined && !JSON_TYPE.test(contentType));
+	const foreign = html || (!empty && text !== undefined && !JSON_TYPE.test(contentType));
 	if (foreign) {
 		return {
 			kind: 'foreign',

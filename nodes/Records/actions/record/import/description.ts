@@ -19,33 +19,17 @@ const RESPONSE_INFORMATION =
 const RETRY_ON_FAIL_NOTICE =
 	'Leave "Retry On Fail" in this node\'s settings off: after a failure n8n runs the whole import again and sends the records already imported a second time. "Retry Attempts" in the options repeats only what the service certainly did not process.';
 
-/**
- * Records (JSON), whose default is an example to replace. Before node version 1.2 it was a Czech
- * installation's task; n8n saves a parameter only when it differs from its default, so workflows
- * saved with versions 1 and 1.1 that kept it keep that default. From 1.2 the example is in English.
- */
-function jsonRecordsParameters(): INodeProperties[] {
-	const jsonRecords: INodeProperties = {
-		displayName: 'Records (JSON)',
-		name: 'jsonRecords',
-		type: 'json',
-		displayOptions: { show: { dataMode: ['json'], '@version': [{ _cnd: { gte: 1.2 } }] } },
-		default: '[\n  {\n    "Title": "Call the client",\n    "Entered by": "Jane Smith"\n  }\n]',
-		required: true,
-		description:
-			"A list of records, or one record, each an object of field names and values. A whole import body {\"data\": [...]} is accepted too. The example's fields stand for yours: use the record type's field names as its API documentation lists them, in the installation's language.",
-	};
-	return [
-		{
-			...jsonRecords,
-			displayOptions: { show: { dataMode: ['json'], '@version': [{ _cnd: { lt: 1.2 } }] } },
-			default: '[\n  {\n    "Název": "Zavolat klientovi",\n    "Zadal": "Jana Nováková"\n  }\n]',
-			description:
-				'A list of records, or one record, each an object of field names and values. A whole import body {"data": [...]} is accepted too. The example is a task of a Czech installation: its fields "Název" (title) and "Zadal" (entered by); "Zavolat klientovi" means "call the client".',
-		},
-		jsonRecords,
-	];
-}
+/** Records (JSON), whose default is an example to replace with the record type's own fields. */
+const jsonRecords: INodeProperties = {
+	displayName: 'Records (JSON)',
+	name: 'jsonRecords',
+	type: 'json',
+	displayOptions: { show: { dataMode: ['json'] } },
+	default: '[\n  {\n    "Title": "Call the client",\n    "Entered by": "Jane Smith"\n  }\n]',
+	required: true,
+	description:
+		"A list of records, or one record, each an object of field names and values. A whole import body {\"data\": [...]} is accepted too. The example's fields stand for yours: use the record type's field names as its API documentation lists them, in the installation's language.",
+};
 
 export const properties: INodeProperties[] = [
 	{
@@ -67,10 +51,10 @@ export const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'e.g. faktury-prijate',
+		placeholder: 'e.g. received-invoices',
 		hint: 'Shown in the record type\'s settings, in its generated API documentation: the last part of the import address /api/3p/import/…',
 		description:
-			'Identifier of the record type (register) to import into, custom types included. A pasted import address works too. Identifiers are in the installation\'s language: "faktury-prijate" is Czech for "received invoices".',
+			'Identifier of the record type (register) to import into, custom types included. A pasted import address works too.',
 	},
 	{
 		displayName: 'Input Data',
@@ -115,9 +99,9 @@ export const properties: INodeProperties[] = [
 		displayOptions: { show: { dataMode: ['autoMapInputData'], fieldsToSend: ['selected'] } },
 		default: '',
 		required: true,
-		placeholder: 'e.g. Název, Zadal',
+		placeholder: 'e.g. Title, Entered by',
 		description:
-			'Names of the input fields to send, separated by commas, spelled as the record type names them (in the example, Czech for "title" and "entered by")',
+			'Names of the input fields to send, separated by commas, spelled as the record type names them',
 	},
 	{
 		displayName: 'Fields to Exclude',
@@ -126,9 +110,9 @@ export const properties: INodeProperties[] = [
 		displayOptions: { show: { dataMode: ['autoMapInputData'], fieldsToSend: ['allExcept'] } },
 		default: '',
 		required: true,
-		placeholder: 'e.g. Poznámka, createdAt',
+		placeholder: 'e.g. Note, createdAt',
 		description:
-			'Names of the input fields not to send, separated by commas (in the example, "Poznámka" is Czech for "note")',
+			'Names of the input fields not to send, separated by commas',
 	},
 	{
 		displayName: 'Fields',
@@ -148,9 +132,9 @@ export const properties: INodeProperties[] = [
 						name: 'name',
 						type: 'string',
 						default: '',
-						placeholder: 'e.g. Název',
+						placeholder: 'e.g. Title',
 						description:
-							'The field\'s name exactly as the record type\'s API documentation lists it, in the installation\'s language (in the example, "Název" is Czech for "title")',
+							'The field\'s name exactly as the record type\'s API documentation lists it, in the installation\'s language',
 					},
 					{
 						displayName: 'Field Value',
@@ -164,7 +148,7 @@ export const properties: INodeProperties[] = [
 			},
 		],
 	},
-	...jsonRecordsParameters(),
+	jsonRecords,
 	{
 		displayName: 'Evaluate JSON',
 		name: 'jsonEvaluation',
@@ -218,9 +202,9 @@ export const properties: INodeProperties[] = [
 				name: 'dateFields',
 				type: 'string',
 				default: '',
-				placeholder: 'e.g. DUZP, Datum splatnosti',
+				placeholder: 'e.g. Due date, Paid on',
 				description:
-					'Fields whose values are dates, separated by commas (in the example, Czech field names: the tax point date and the due date). Their ISO dates and day.month.year text are written in the date format; anything else is an error. Date and DateTime values are converted in every field.',
+					'Fields whose values are dates, separated by commas. Their ISO dates and day.month.year text are written in the date format; anything else is an error. Date and DateTime values are converted in every field.',
 			},
 			{
 				displayName: 'Date Format',
@@ -290,9 +274,9 @@ export const properties: INodeProperties[] = [
 				name: 'numberFields',
 				type: 'string',
 				default: '',
-				placeholder: 'e.g. Kolik to stálo',
+				placeholder: 'e.g. Amount',
 				description:
-					'Fields whose text values are numbers (1234.5 or 1 234,5), separated by commas, to be written in the number format (in the example, a Czech field name: "what it cost"). Number values are formatted in every field; other text is sent as it is.',
+					'Fields whose text values are numbers (1234.5 or 1 234,5), separated by commas, to be written in the number format. Number values are formatted in every field; other text is sent as it is.',
 			},
 			{
 				displayName: 'Number Format',
@@ -345,7 +329,7 @@ export const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to also send a batch again after a failure the service may have processed it before (500, 502, 504, dropped connection, timeout). Safe only when every record carries the record type\'s key field (e.g. "Interní číslo", Czech for "internal number"): a repeat then edits the records instead of creating them twice.',
+					'Whether to also send a batch again after a failure the service may have processed it before (500, 502, 504, dropped connection, timeout). Safe only when every record carries the record type\'s key field (e.g. an internal number): a repeat then edits the records instead of creating them twice.',
 			},
 			{
 				displayName: 'Thousands Separator',

@@ -77,7 +77,7 @@ export function readRecordTypeId(this: IExecuteFunctions, raw: unknown, itemInde
 			{
 				itemIndex,
 				description:
-					"Enter the identifier of the record type, e.g. faktury-prijate (Czech for received invoices). It is shown in the record type's settings, in its generated API documentation.",
+					"Enter the identifier of the record type, e.g. received-invoices. It is shown in the record type's settings, in its generated API documentation.",
 			},
 		);
 	}
@@ -159,13 +159,13 @@ export function rawRecordsOf(
 	if (typeof value === 'string' && value.trim() === '') {
 		throw new NodeOperationError(this.getNode(), `"Records (JSON)" is empty [item ${itemIndex}]`, {
 			itemIndex,
-			description: 'Enter a list of records, e.g. [{"Název": "Task 1"}], or switch "Input Data" to another mode.',
+			description: 'Enter a list of records, e.g. [{"Title": "Task 1"}], or switch "Input Data" to another mode.',
 		});
 	}
 	const parsed = jsonParameter(this.getNode(), value, {
 		label: 'Records (JSON)',
 		itemIndex,
-		example: '[{"Název": "Task 1"}]',
+		example: '[{"Title": "Task 1"}]',
 	});
 	if (Array.isArray(parsed)) return parsed;
 	if (isRecordObject(parsed)) {
@@ -176,7 +176,7 @@ export function rawRecordsOf(
 	throw new NodeOperationError(
 		this.getNode(),
 		`"Records (JSON)" must be a list of records or one record, but it is ${parsed === null ? 'null' : typeof parsed} [item ${itemIndex}]`,
-		{ itemIndex, description: 'Give a list of objects, e.g. [{"Název": "Task 1"}, {"Název": "Task 2"}].' },
+		{ itemIndex, description: 'Give a list of objects, e.g. [{"Title": "Task 1"}, {"Title": "Task 2"}].' },
 	);
 }
 

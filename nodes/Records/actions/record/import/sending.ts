@@ -126,7 +126,7 @@ interface BatchContext {
 
 /**
  * Files a batch's 2xx answer: an output per imported record, and the records the answer lists as
- * refused (node version 1.2) as one failure of the batch. Throws when the answer was not the service's.
+ * refused as one failure of the batch. Throws when the answer was not the service's.
  */
 function fileAnswer(
 	this: IExecuteFunctions,
@@ -134,14 +134,14 @@ function fileAnswer(
 	response: RecordsResponse,
 	connection: RecordsConnection,
 ): void {
-	const answer = readImportAnswer(response, batch.positions.length, settings.strictAnswers);
+	const answer = readImportAnswer(response, batch.positions.length);
 	const itemIndex = records[batch.positions[0]].itemIndex;
 	if (answer.kind === 'foreign') throw foreignAnswerError.call(this, answer, connection.secret, itemIndex);
 	const { outcomes } = answer;
 	const refused: number[] = [];
 	batch.positions.forEach((position, indexInBatch) => {
 		const outcome = outcomes?.[indexInBatch];
-		if (settings.strictAnswers && outcome?.refused) {
+		if (outcome?.refused) {
 			refused.push(indexInBatch);
 			return;
 		}

@@ -24,12 +24,6 @@ import { choice, isUnset, parameterError, wholeNumber } from '../../../../shared
 
 export type DataMode = 'autoMapInputData' | 'defineBelow' | 'json';
 
-/**
- * The first node version whose import outcomes are read strictly: a record the answer lists as
- * refused is a failed item, and a 2xx answer that is neither JSON nor empty is not the service's.
- */
-export const TRUE_OUTCOMES_VERSION = 1.2;
-
 export interface ImportSettings {
 	dataMode: DataMode;
 	batchSize: number;
@@ -38,8 +32,6 @@ export interface ImportSettings {
 	retryUnknownOutcome: boolean;
 	timeoutMs: number;
 	includeResponse: boolean;
-	/** Node version 1.2 on: see TRUE_OUTCOMES_VERSION. */
-	strictAnswers: boolean;
 	/** n8n's Retry On Fail (node settings) is on: a failed run is started again, whole. */
 	retryOnFail: boolean;
 	values: ValuePreparationOptions;
@@ -99,7 +91,6 @@ export function readSettings(this: IExecuteFunctions): ImportSettings {
 		retryUnknownOutcome: options.retryUnknownOutcome === true,
 		timeoutMs: Math.round(timeoutSeconds * 1000),
 		includeResponse: options.includeResponse === true,
-		strictAnswers: node.typeVersion >= TRUE_OUTCOMES_VERSION,
 		retryOnFail: node.retryOnFail === true,
 		values: {
 			...defaults,
@@ -108,7 +99,6 @@ export function readSettings(this: IExecuteFunctions): ImportSettings {
 			numberFields,
 			dateFormat: choice(node, options.dateFormat, { label: 'Date Format', allowed: DATE_FORMATS, fallback: defaults.dateFormat }),
 			convertIsoDateStrings: options.convertIsoDateStrings === true,
-			convertN8nDateText: this.getNode().typeVersion >= 1.1,
 			numberFormat: choice(node, options.numberFormat, { label: 'Number Format', allowed: NUMBER_FORMATS, fallback: defaults.numberFormat }),
 			thousandsSeparator: choice(node, options.thousandsSeparator, {
 				label: 'Thousands Separator',

@@ -38,11 +38,6 @@ export interface ValuePreparationOptions {
 	dateFields: ReadonlySet<string>;
 	/** Whether ISO 8601 date strings in fields not named as date fields are converted too. */
 	convertIsoDateStrings: boolean;
-	/**
-	 * Whether text in the exact form n8n gives a date it turns into text (see isDateAsN8nText) is
-	 * converted in every field (node version 1.1 on). Version 1 sends it as it is.
-	 */
-	convertN8nDateText: boolean;
 	/** Normalized names of fields whose values are numbers, whatever their type. */
 	numberFields: ReadonlySet<string>;
 	numberFormat: NumberFormat;
@@ -61,7 +56,6 @@ export const DEFAULT_VALUE_PREPARATION: ValuePreparationOptions = {
 	dateFormat: 'd.M.yyyy',
 	dateFields: new Set(),
 	convertIsoDateStrings: false,
-	convertN8nDateText: false,
 	numberFields: new Set(),
 	numberFormat: 'decimalComma',
 	thousandsSeparator: 'none',
@@ -186,7 +180,8 @@ export function prepareValue(
 	}
 
 	if (typeof value === 'string') {
-		if (options.convertN8nDateText && isDateAsN8nText(value)) return formatDateValue(value, options);
+		// The exact text n8n makes of a date (see isDateAsN8nText) is a date in every field.
+		if (isDateAsN8nText(value)) return formatDateValue(value, options);
 		if (options.convertIsoDateStrings && looksLikeIsoDate(value.trim())) return formatDateValue(value, options);
 		return value;
 	}
@@ -251,7 +246,7 @@ export function prepareRecord(record: unknown, options: ValuePreparationOptions)
 	if (!isPlainRecord(record)) {
 		throw new RecordValueError(
 			`A record must be an object of field names and values, but this one is ${describeType(record)}`,
-			'Give each record as an object, e.g. {"Název": "Task 1"}.',
+			'Give each record as an object, e.g. {"Title": "Task 1"}.',
 		);
 	}
 	// Undefined as long as every field so far is sent exactly as given: a record that needs no change

@@ -441,16 +441,14 @@ describe('dates', () => {
 		expect(prepareValue('Popis', '31.1.2026', options({ convertIsoDateStrings: true }))).toBe('31.1.2026');
 	});
 
-	it('from version 1.1, sends text in the form n8n gives a date as a date in every field, and other text as typed', () => {
-		const v11 = options({ convertN8nDateText: true });
+	it('sends text in the form n8n gives a date as a date in every field, and other text as typed', () => {
+		const asN8nGives = options();
 		// {{ $now }} / DateTime.toISO() and a Code node's Date (JSON), in the workflow's time zone.
-		expect(prepareValue('DUZP', '2026-03-05T10:00:00.000+01:00', v11)).toBe('5.3.2026');
-		expect(prepareValue('DUZP', '2026-03-31T22:30:00.000Z', v11)).toBe('1.4.2026');
+		expect(prepareValue('DUZP', '2026-03-05T10:00:00.000+01:00', asN8nGives)).toBe('5.3.2026');
+		expect(prepareValue('DUZP', '2026-03-31T22:30:00.000Z', asN8nGives)).toBe('1.4.2026');
 		for (const typed of ['0012345', '1.2.2026', '2026-03-05', '2026-03-05T10:00:00+01:00', 'Faktura 2026-03-05T10:00:00.000Z']) {
-			expect(prepareValue('Popis', typed, v11)).toBe(typed);
+			expect(prepareValue('Popis', typed, asN8nGives)).toBe(typed);
 		}
-		// Version 1 sends it as it is.
-		expect(prepareValue('DUZP', '2026-03-05T10:00:00.000+01:00', options())).toBe('2026-03-05T10:00:00.000+01:00');
 	});
 
 	it("knows n8n's text of a date by its milliseconds and offset", () => {
