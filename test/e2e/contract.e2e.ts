@@ -9,9 +9,9 @@ import { readPackageJson } from '../../tooling/n8n/package';
 import { readSetup, runtimesUnderTest } from './harness';
 
 /**
- * The public contract as n8n loads it: every node type, version, parameter (name, type, default, option
- * values, nested fields) and every credential type and field of the packed package, compared with
- * test/e2e/contract/descriptions.json (taken from the package before a restructuring).
+ * The public contract as n8n loads it: every node type at its one version, every parameter (name,
+ * type, default, option values, nested fields) and every credential type and field of the packed
+ * package, compared with test/e2e/contract/descriptions.json, the contract of the first release.
  * Removed or changed entries fail: saved workflows and credentials depend on them. Added entries are
  * allowed and listed. UPDATE_CONTRACT_SNAPSHOT=1 rewrites the snapshot (only when adding on purpose).
  */
@@ -32,51 +32,15 @@ interface Property {
 	typeOptions?: Record<string, unknown>;
 }
 
-/** A `@version` condition of displayOptions (a version, or n8n's `_cnd` comparison) against a version. */
-function versionMatches(condition: unknown, version: number): boolean {
-	if (typeof condition === 'number') return condition === version;
-	const cnd = (condition as { _cnd?: Record<string, number> } | null)?._cnd;
-	if (cnd === undefined) return false;
-	return Object.entries(cnd).every(([operator, target]) => {
-		if (operator === 'eq') return version === target;
-		if (operator === 'gte') return version >= target;
-		if (operator === 'gt') return version > target;
-		if (operator === 'lte') return version <= target;
-		if (operator === 'lt') return version < target;
-		return false;
-	});
-}
-
-/**
- * Whether a parameter exists in `version`, and its displayOptions without the version gate: a
- * parameter gated to other versions is not part of this version's contract, and gating an existing
- * parameter to the versions it was in changes nothing for them.
- */
-function inVersion(property: Property, version: number | undefined): { present: boolean; displayOptions?: unknown } {
-	const options = property.displayOptions as { show?: Record<string, unknown[]>; hide?: Record<string, unknown[]> } | undefined;
-	if (options === undefined || version === undefined) return { present: true, displayOptions: options };
-	const show = options.show?.['@version'];
-	const hide = options.hide?.['@version'];
-	if (show !== undefined && !show.some((condition) => versionMatches(condition, version))) return { present: false };
-	if (hide !== undefined && hide.some((condition) => versionMatches(condition, version))) return { present: false };
-	const without = (conditions: Record<string, unknown[]> | undefined) => {
-		if (conditions === undefined) return undefined;
-		const rest = Object.fromEntries(Object.entries(conditions).filter(([name]) => name !== '@version'));
-		return Object.keys(rest).length > 0 ? rest : undefined;
-	};
-	const ungated = { ...options, show: without(options.show), hide: without(options.hide) };
-	if (ungated.show === undefined) delete ungated.show;
-	if (ungated.hide === undefined) delete ungated.hide;
-	return { present: true, displayOptions: Object.keys(ungated).length > 0 ? ungated : undefined };
-}
+/** Parameters that show text and hold no value: a saved workflow does not depend on them. */
+const TEXT_ONLY = new Set(['notice', 'callout']);
 
 /** One key per parameter path, so a change reads as "this parameter's default changed". */
-function flattenProperties(properties: Property[], prefix: string, into: Flat, version?: number): void {
+function flattenProperties(properties: Property[], prefix: string, into: Flat): void {
 	for (const property of properties) {
-		const { present, displayOptions } = inVersion(property, version);
-		if (!present) continue;
+		if (property.type !== undefined && TEXT_ONLY.has(property.type)) continue;
 		// Several parameters share a name (one "operation" per resource): displayOptions tell them apart.
-		const shown = displayOptions ? ` ${JSON.stringify(displayOptions)}` : '';
+		const shown = property.displayOptions ? ` ${JSON.stringify(property.displayOptions)}` : '';
 		const key = `${prefix}${property.name}${shown}`;
 		into[`${key} :type`] = property.type;
 		into[`${key} :default`] = property.default ?? null;
@@ -84,22 +48,20 @@ function flattenProperties(properties: Property[], prefix: string, into: Flat, v
 		if (property.typeOptions?.multipleValues) into[`${key} :multipleValues`] = true;
 		for (const option of property.options ?? []) {
 			if ('value' in option) into[`${key} :option ${JSON.stringify(option.value)}`] = option.name;
-			else if (Array.isArray(option.values)) flattenProperties(option.values, `${key}.${option.name}.`, into, version);
-			else flattenProperties([option as Property], `${key}.`, into, version);
+			else if (Array.isArray(option.values)) flattenProperties(option.values, `${key}.${option.name}.`, into);
+			else flattenProperties([option as Property], `${key}.`, into);
 		}
 	}
 }
 
+/** Each node of the package at its one version: a saved workflow names that version. */
 function flattenNodes(nodes: NodeTypeJson[]): Flat {
 	const flat: Flat = {};
 	for (const node of nodes.filter((type) => type.name.startsWith(`${pkg.name}.`))) {
-		const versions = Array.isArray(node.version) ? node.version : [node.version];
-		for (const version of versions) {
-			const prefix = `node ${node.name} v${version} `;
-			flat[`${prefix}:displayName`] = node.displayName;
-			for (const credential of node.credentials ?? []) flat[`${prefix}:credential ${credential.name}`] = true;
-			flattenProperties(node.properties as Property[], prefix, flat, version);
-		}
+		const prefix = `node ${node.name} v${String(node.version)} `;
+		flat[`${prefix}:displayName`] = node.displayName;
+		for (const credential of node.credentials ?? []) flat[`${prefix}:credential ${credential.name}`] = true;
+		flattenProperties(node.properties as Property[], prefix, flat);
 	}
 	return flat;
 }
@@ -138,6 +100,12 @@ describe.each(runtimesUnderTest())('the public contract in %s', (_title, runtime
 
 	afterAll(async () => {
 		await n8n?.stop();
+	});
+
+	test('every node has one version, and no parameter is shown by version', async () => {
+		const nodes = (await n8n.exportNodes()).filter((type) => type.name.startsWith(`${pkg.name}.`));
+		expect(nodes.filter((node) => Array.isArray(node.version)).map((node) => node.name)).toEqual([]);
+		expect(JSON.stringify(nodes.map((node) => node.properties))).not.toContain('@version');
 	});
 
 	test('every node and credential parameter of the snapshot survives unchanged', async () => {

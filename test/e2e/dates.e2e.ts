@@ -1,9 +1,8 @@
 /**
  * Dates as users write them, in a real n8n: in *Define Fields Below*, in *JSON* mode and from a Code
  * node, n8n turns a Luxon DateTime (`{{ $now }}`, `{{ $today }}`, `DateTime.fromISO(...)`) into ISO
- * text before the node sees it. Version 1.1 of the Records node sends those as the service's dates
- * without *Date Fields*, and text that only looks like a date as typed; version 1 keeps sending the
- * ISO text. Invoice → Create gives a date-time the calendar day it has in the workflow's time zone,
+ * text before the node sees it. The Records node sends those as the service's dates without *Date
+ * Fields*, and text that only looks like a date as typed. Invoice → Create gives a date-time the calendar day it has in the workflow's time zone,
  * as Import does. One workflow holds every case, so each release boots n8n once to run it.
  */
 import { DateTime } from 'luxon';
@@ -33,16 +32,15 @@ const FIELDS_AS_WRITTEN = {
 	'Číslo objednávky': '2026-03-05',
 };
 
-const importNode = (name: string, typeVersion: number, parameters: Record<string, unknown>): NodeSpec => ({
+const importNode = (name: string, parameters: Record<string, unknown>): NodeSpec => ({
 	name,
 	type: 'n8n-nodes-records.records',
-	typeVersion,
 	parameters: { resource: 'record', operation: 'import', recordTypeId: INVOICES, ...parameters },
 	credentials: { recordsApi: credential },
 });
 
-const defineBelow = (key: string, typeVersion: number) =>
-	importNode(`Define below ${key}`, typeVersion, {
+const defineBelow = (key: string) =>
+	importNode(`Define below ${key}`, {
 		dataMode: 'defineBelow',
 		fields: {
 			field: Object.entries({ 'Interní číslo': key, ...FIELDS_AS_WRITTEN }).map(([name, value]) => ({ name, value })),
@@ -50,7 +48,7 @@ const defineBelow = (key: string, typeVersion: number) =>
 	});
 
 /** JSON mode written as one expression that returns the records (the values are DateTimes). */
-const jsonExpression = importNode('JSON expression', 1.1, {
+const jsonExpression = importNode('JSON expression', {
 	dataMode: 'json',
 	jsonRecords: `={{ [{ 'Interní číslo': 'DATES-JSON-EXPR', 'Datum splatnosti': DateTime.fromISO('2026-03-05T10:00:00', { zone: 'Europe/Prague' }), DUZP: $today, 'Variabilní symbol': '0012345' }] }}`,
 });
@@ -60,7 +58,7 @@ const jsonExpression = importNode('JSON expression', 1.1, {
  * text would become JavaScript's long form ("Thu Mar 05 2026 …"), which the README tells users to
  * write as `.toISOString()`.
  */
-const jsonTemplate = importNode('JSON text', 1.1, {
+const jsonTemplate = importNode('JSON text', {
 	dataMode: 'json',
 	jsonRecords: `=[{ "Interní číslo": "DATES-JSON-TEXT", "Datum splatnosti": "{{ DateTime.fromISO('2026-03-05T10:00:00', { zone: 'Europe/Prague' }) }}", "DUZP": "{{ $today }}", "Datum vystavení": "{{ new Date('2026-03-05T09:00:00Z').toISOString() }}", "Variabilní symbol": "0012345" }]`,
 });
@@ -82,10 +80,9 @@ const codeDates: NodeSpec = {
 	},
 };
 
-const invoiceNode = (name: string, typeVersion: number, dueDate: string): NodeSpec => ({
+const invoiceNode = (name: string, dueDate: string): NodeSpec => ({
 	name,
 	type: 'n8n-nodes-records.records',
-	typeVersion,
 	parameters: { resource: 'invoice', operation: 'create', clientId: 3, amount: 100, currency: 'CZK', dueDate },
 	credentials: { recordsApi: credential },
 });
@@ -95,15 +92,13 @@ const LATE_UTC = "={{ DateTime.fromISO('2026-03-31T22:30:00Z', { setZone: true }
 /** Every case hangs off the manual trigger; the Code node feeds its own import. */
 const datesWorkflow: WorkflowJson = (() => {
 	const branches = [
-		defineBelow('DATES-BELOW', 1.1),
-		defineBelow('DATES-BELOW-V1', 1),
+		defineBelow('DATES-BELOW'),
 		jsonExpression,
 		jsonTemplate,
 		codeDates,
-		invoiceNode('Invoice 1.1', 1.1, LATE_UTC),
-		invoiceNode('Invoice 1', 1, LATE_UTC),
+		invoiceNode('Invoice', LATE_UTC),
 	];
-	const fromCode = importNode('Import from Code', 1.1, { dataMode: 'autoMapInputData' });
+	const fromCode = importNode('Import from Code', { dataMode: 'autoMapInputData' });
 	const built = workflow('e2eDatesAsWritten', 'Dates as users write them', [manualTrigger, ...branches, fromCode]);
 	built.settings = { ...built.settings, timezone: ZONE };
 	built.connections = {
@@ -131,7 +126,7 @@ describe.each(runtimesUnderTest())('dates written in a real %s', (_title, runtim
 		await sandbox?.close();
 	});
 
-	test('version 1.1 sends dates from expressions and Code nodes as d.m.yyyy, and typed text as typed', async () => {
+	test('sends dates from expressions and Code nodes as d.m.yyyy, and typed text as typed', async () => {
 		const run = await n8n.executeSuccessfully(datesWorkflow.id);
 		const today = DateTime.now().setZone(ZONE);
 		const todayText = `${today.day}.${today.month}.${today.year}`;
@@ -163,15 +158,6 @@ describe.each(runtimesUnderTest())('dates written in a real %s', (_title, runtim
 			'Variabilní symbol': '0012345',
 			Popis: '2026-03-05',
 		});
-		expect(nodeOutput(run, 'Invoice 1.1')[0].json.due_date).toBe('2026-04-01');
-	});
-
-	test('version 1 keeps sending what n8n made of the date, and the invoice date as written', async () => {
-		// The run of the test above stored these.
-		const stored = storedFields(sandbox, INVOICES, 'DATES-BELOW-V1');
-		expect(stored['Datum splatnosti']).toBe('2026-03-05T10:00:00.000+01:00');
-		expect(stored['Datum uhrazení']).toBe('2026-03-31T23:30:00.000+02:00');
-		expect(stored['Variabilní symbol']).toBe('0012345');
-		expect(sandbox.state.invoices.map((invoice) => invoice.due_date).sort()).toEqual(['2026-03-31', '2026-04-01']);
+		expect(nodeOutput(run, 'Invoice')[0].json.due_date).toBe('2026-04-01');
 	});
 });

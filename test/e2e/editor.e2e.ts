@@ -26,7 +26,7 @@ const recordsNode = (name: string, x: number, parameters: Record<string, unknown
 	id: `editor-${x}`,
 	name,
 	type: 'n8n-nodes-records.records',
-	typeVersion: 1.1,
+	typeVersion: 1,
 	position: [x, 0] as [number, number],
 	parameters,
 	credentials: { recordsApi: credential },

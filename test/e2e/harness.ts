@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { WorkflowJson } from '../../tooling/n8n/n8nInstance';
+import { PACKAGE_NODE_VERSIONS } from '../../tooling/n8n/nodeVersions';
 import type { PackedPackage } from '../../tooling/n8n/package';
 import { cacheDir } from '../../tooling/lib/paths';
 import { installedRuntime, RUNTIMES, runtimeSpec, type Runtime } from '../../tooling/n8n/runtime';
@@ -46,7 +47,10 @@ export function readSetup(): E2eSetup {
 	return JSON.parse(readFileSync(setupFile, 'utf8')) as E2eSetup;
 }
 
-/** A node for workflow(): typeVersion 1 unless given, positioned and given an id automatically. */
+/**
+ * A node for workflow(): a node of this package at its version and any other at 1 unless given,
+ * positioned and given an id automatically.
+ */
 export interface NodeSpec {
 	name: string;
 	type: string;
@@ -69,7 +73,7 @@ export function workflow(id: string, name: string, nodes: NodeSpec[]): WorkflowJ
 		active: false,
 		settings: { executionOrder: 'v1' },
 		nodes: nodes.map((node, index) => ({
-			typeVersion: 1,
+			typeVersion: PACKAGE_NODE_VERSIONS[node.type] ?? 1,
 			...node,
 			id: node.id ?? `${id}-${index}`,
 			position: [index * 220, 0],

@@ -43,11 +43,10 @@ const tasks = [
 	{ Název: 'Zkontrolovat zálohy', Zadal: 'Petr Svoboda' },
 ];
 
-/** Get Rows as a new node gets it (version 1.1: without a Page Size, the adaptive page size). */
+/** Get Rows as a new node gets it (without a Page Size, the node chooses it). */
 const getRows = (name: string, credential: CredentialRef, options: Record<string, unknown> = {}): NodeSpec => ({
 	name,
 	type: 'n8n-nodes-records.records',
-	typeVersion: 1.1,
 	parameters: {
 		resource: 'report',
 		operation: 'getRows',

@@ -3,8 +3,8 @@
  * and form bodies itself before the trigger runs, with Node's Buffer encodings: a charset of
  * windows-1250 or ISO-8859-2 on them gets n8n's own 422. Bodies of other content types reach the
  * trigger as bytes. The trigger's 400 for a body that is not UTF-8 gives advice; following it
- * (the "Body Encoding" option, or a content type n8n passes on) leads to success on both releases
- * and both trigger versions. One n8n per release serves every test of this file.
+ * (the "Body Encoding" option, or a content type n8n passes on) leads to success on both releases.
+ * One n8n per release serves every test of this file.
  */
 import { N8nInstance, type WorkflowJson } from '../../tooling/n8n/n8nInstance';
 import { readSetup, runtimesUnderTest, workflow } from './harness';
@@ -30,21 +30,17 @@ function encode(text: string, encoding: 'windows-1250' | 'iso-8859-2'): Buffer {
 const jsonIn = (encoding: 'windows-1250' | 'iso-8859-2') => encode(JSON.stringify({ nazev: NAME }), encoding);
 
 /** A trigger that answers with the item it made, so that the test sees what the workflow got. */
-const triggerWorkflow = (id: string, path: string, typeVersion: number, options: Record<string, unknown>): WorkflowJson =>
+const triggerWorkflow = (id: string, path: string, options: Record<string, unknown>): WorkflowJson =>
 	workflow(id, `Encodings ${path}`, [
 		{
 			name: 'Records call',
 			type: 'n8n-nodes-records.recordsTrigger',
-			typeVersion,
 			webhookId: `9a7c1e20-4b3d-4f51-8e62-${id.padStart(12, '0').slice(-12)}`,
 			parameters: { path, responseMode: 'lastNode', responseData: 'firstEntryJson', options },
 		},
 	]);
 
-const TRIGGERS = [
-	{ version: 1.1, auto: 'records/enc-auto', cp1250: 'records/enc-1250' },
-	{ version: 1, auto: 'records/enc-auto-v1', cp1250: 'records/enc-1250-v1' },
-];
+const TRIGGERS = [{ auto: 'records/enc-auto', cp1250: 'records/enc-1250' }];
 
 describe.each(runtimesUnderTest())('Czech encodings at the Records Trigger in %s', (_title, runtime) => {
 	let n8n: N8nInstance;
@@ -69,9 +65,9 @@ describe.each(runtimesUnderTest())('Czech encodings at the Records Trigger in %s
 		n8n = await N8nInstance.create({ runtime, package: packed });
 		await n8n.start();
 		for (const [index, trigger] of TRIGGERS.entries()) {
-			await n8n.createWorkflow(triggerWorkflow(`encAuto${index}`, trigger.auto, trigger.version, {}), { activate: true });
+			await n8n.createWorkflow(triggerWorkflow(`encAuto${index}`, trigger.auto, {}), { activate: true });
 			await n8n.createWorkflow(
-				triggerWorkflow(`enc1250${index}`, trigger.cp1250, trigger.version, { bodyEncoding: 'windows-1250' }),
+				triggerWorkflow(`enc1250${index}`, trigger.cp1250, { bodyEncoding: 'windows-1250' }),
 				{ activate: true },
 			);
 		}
@@ -85,7 +81,7 @@ describe.each(runtimesUnderTest())('Czech encodings at the Records Trigger in %s
 		await n8n?.stop();
 	});
 
-	describe.each(TRIGGERS)('trigger version $version', (trigger) => {
+	describe.each(TRIGGERS)('the trigger at $auto', (trigger) => {
 		test.each([
 			'application/json; charset=windows-1250',
 			'text/plain; charset=windows-1250',

@@ -87,7 +87,6 @@ describe.each(runtimesUnderTest())('the Records triggers in %s', (_title, runtim
 				},
 			]),
 			// An XML call with a bearer token: a Set node builds the answer, Respond to Call writes it as XML.
-			// The trigger is of version 1, as in workflows saved before 1.1, which must keep working.
 			registry: workflow('registry', 'Look up a company', [
 				{
 					name: 'Records call',

@@ -98,11 +98,10 @@ export function exampleWorkflows(): WorkflowJson[] {
 }
 
 /**
- * The nodes of this package in the examples that are not at `current[type]`, the version a node
- * added now gets (its node type's defaultVersion): new users copy the examples. Each as a sentence
- * naming the file, the node and both versions.
+ * The nodes of this package in the examples that are not at `current[type]`, the node type's
+ * version: new users copy the examples. Each as a sentence naming the file, the node and both versions.
  */
-export function outdatedExampleNodes(current: Record<string, number>): string[] {
+export function outdatedExampleNodes(current: Readonly<Record<string, number>>): string[] {
 	return readExamples().flatMap((example) =>
 		example.nodes
 			.filter((node) => node.type in current && node.typeVersion !== current[node.type])

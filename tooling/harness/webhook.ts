@@ -286,7 +286,7 @@ export async function startWebhookHost(options: WebhookHostOptions): Promise<Web
 		id: 'trigger',
 		name: nodeName,
 		type: nodeType.description.name,
-		typeVersion: options.typeVersion ?? 1,
+		typeVersion: options.typeVersion ?? Math.max(...[nodeType.description.version].flat()),
 		position: [0, 0],
 		parameters: deepCopy(options.parameters),
 		webhookId: randomUUID(),

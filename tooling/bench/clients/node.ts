@@ -59,7 +59,6 @@ export async function prepareNodeRead(task: ReadTask): Promise<{ run(): Promise<
 				nodeType,
 				parameters: getRowsParameters(task),
 				credentials,
-				typeVersion: task.nodeDefaults?.typeVersion,
 			});
 			failIfErrored(result);
 			const rows = result.items.map((item) => item.json);

@@ -52,7 +52,7 @@ export async function prepareTriggerPolls(task: PollTask): Promise<Prepared> {
 		return { ...result, ms, staticBytes, requests: (await reportRequests(task)) - before };
 	};
 	// The first poll only remembers the report: a full read where every row is remembered, in
-	// parallel to keep it short; from version 1.2 the ordered modes read only the report's edges.
+	// parallel to keep it short; the ordered modes read only the report's edges.
 	const firstOptions = task.firstPollPageSize === undefined ? { concurrency: 8 } : { concurrency: 4, pageSize: task.firstPollPageSize };
 	const firstRequests = await reportRequests(task);
 	const firstStarted = performance.now();

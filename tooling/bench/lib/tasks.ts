@@ -18,11 +18,8 @@ export interface ReadTask extends RawClientOptions {
 	reportId: string;
 	pageSize: number;
 	concurrency: number;
-	/**
-	 * Node only: run this version of the node without a Page Size option, so with the version's
-	 * default (version 1: 100 rows per page, the `pageSize` above; version 1.1: adaptive).
-	 */
-	nodeDefaults?: { typeVersion: number };
+	/** Node only: no Page Size option (the node chooses the page size), instead of `pageSize`. */
+	nodeDefaults?: boolean;
 }
 
 export interface ImportTask extends RawClientOptions {

@@ -3,8 +3,8 @@
 /**
  * Report read over HTTPS, the path every real user takes. n8n's HTTP helper opens a new connection
  * for every request, so over TLS every page costs a handshake: the number of requests, not the
- * bytes, sets the time. Compares Get Rows' defaults of version 1 (100 rows per page) and version 1.1
- * (adaptive page size), the raw client on one kept-alive connection and with a new TLS connection per
+ * bytes, sets the time. Compares Get Rows with Page Size 100 and with its default (the page size
+ * chosen by the node), the raw client on one kept-alive connection and with a new TLS connection per
  * request (the handshake's share), and, inside a real n8n, the HTTP Request node's pagination. Also
  * counts the requests against services that cap pages at 100 or refuse a larger `limit`.
  */
@@ -29,8 +29,8 @@ const REPORT_ID = 'bench-https-read';
 const CAPPED_REPORT_ID = 'bench-https-capped';
 const GUIDE_PAGE_SIZE = 100;
 
-const TODAY = 'Get Report Rows v1 defaults (100 rows per page)';
-const NEW = 'Get Report Rows v1.1 defaults (adaptive page size)';
+const TODAY = 'Get Report Rows, Page Size 100';
+const NEW = 'Get Report Rows defaults (page size chosen by the node)';
 const RAW_KEPT = 'raw axios, 100 per page, one kept-alive TLS connection';
 const RAW_FRESH = 'raw axios, 100 per page, new TLS connection per request';
 const HTTP_NODE = 'HTTP Request (pagination, 100 per page) + Split Out';
@@ -43,8 +43,8 @@ interface Variant {
 }
 
 const VARIANTS: Variant[] = [
-	{ label: TODAY, task: { client: 'node', nodeDefaults: { typeVersion: 1 } } },
-	{ label: NEW, task: { client: 'node', nodeDefaults: { typeVersion: 1.1 } } },
+	{ label: TODAY, task: { client: 'node' } },
+	{ label: NEW, task: { client: 'node', nodeDefaults: true } },
 	{ label: RAW_KEPT, task: { client: 'raw' } },
 	{ label: RAW_FRESH, task: { client: 'raw', newConnectionPerRequest: true } },
 ];
@@ -84,7 +84,7 @@ export const httpsRead: Section<HttpsReadData> = {
 	async run(context: BenchContext): Promise<HttpsReadData> {
 		const rows = context.quick ? 20_000 : 100_000;
 		const cappedRows = 10_000;
-		// Two runs each: at 100,000 rows and 20 ms, version 1's read alone takes about a minute.
+		// Two runs each: at 100,000 rows and 20 ms, a read at Page Size 100 alone takes about a minute.
 		const runs = context.quick ? 1 : 2;
 		const sandbox = await SandboxProcess.start({ tls: true });
 		const caFile = sandbox.caFile ?? '';
@@ -137,7 +137,7 @@ export const httpsRead: Section<HttpsReadData> = {
 			await sandbox.setFaults([]);
 
 			try {
-				// One run each: the HTTP Request node and version 1 take over a minute each at 20 ms.
+				// One run each: the HTTP Request node and Page Size 100 take over a minute each at 20 ms.
 				data.n8n = await readInN8n(https, caFile, rows, 1);
 			} catch (error) {
 				data.n8nSkipped = (error as Error).message;
@@ -153,22 +153,22 @@ export const httpsRead: Section<HttpsReadData> = {
 	render: renderHttpsRead,
 };
 
-/** The HTTP Request node and both versions' defaults in a real n8n given the CA with NODE_EXTRA_CA_CERTS. */
+/** The HTTP Request node and Get Rows (Page Size 100, default) in a real n8n given the CA with NODE_EXTRA_CA_CERTS. */
 async function readInN8n(context: BenchContext, caFile: string, rows: number, runs: number): Promise<NonNullable<HttpsReadData['n8n']>> {
 	const { sandbox } = context;
-	const records = (name: string, typeVersion: number): WorkflowJson['nodes'][number] => ({
-		id: `records-${typeVersion}`,
+	const records = (name: string, nodeDefaults: boolean): WorkflowJson['nodes'][number] => ({
+		id: `records-${nodeDefaults ? 'defaults' : 'pages-of-100'}`,
 		name,
 		type: RECORDS_NODE_TYPE,
-		typeVersion,
+		typeVersion: 1,
 		position: [0, 0],
-		parameters: getRowsParameters({ reportId: REPORT_ID, pageSize: GUIDE_PAGE_SIZE, concurrency: 1, nodeDefaults: { typeVersion } }),
+		parameters: getRowsParameters({ reportId: REPORT_ID, pageSize: GUIDE_PAGE_SIZE, concurrency: 1, nodeDefaults }),
 		credentials: { recordsApi: RECORDS_CREDENTIAL },
 	});
 	const specs = [
 		{ label: HTTP_NODE, nodes: httpRequestRead(sandbox.baseUrl, REPORT_ID, GUIDE_PAGE_SIZE), timed: ['HTTP Request', 'Split Out'], output: 'Split Out', idKey: 'c1' },
-		{ label: TODAY, nodes: [records('Get Rows v1', 1)], timed: ['Get Rows v1'], output: 'Get Rows v1', idKey: 'ID transakce' },
-		{ label: NEW, nodes: [records('Get Rows v1.1', 1.1)], timed: ['Get Rows v1.1'], output: 'Get Rows v1.1', idKey: 'ID transakce' },
+		{ label: TODAY, nodes: [records('Get Rows 100', false)], timed: ['Get Rows 100'], output: 'Get Rows 100', idKey: 'ID transakce' },
+		{ label: NEW, nodes: [records('Get Rows', true)], timed: ['Get Rows'], output: 'Get Rows', idKey: 'ID transakce' },
 	].map((spec, index) => {
 		const path = `bench-https-${index}`;
 		return { ...spec, path, workflow: chainWorkflow(`benchHttps${index}`, `Bench: ${spec.label} over HTTPS`, [webhookTrigger(path, randomUUID()), ...spec.nodes]) };
@@ -207,7 +207,7 @@ function renderHttpsRead(data: HttpsReadData): Rendered {
 	const bars: Array<{ label: string; bars: Array<{ label: string; value: number; text: string; series: number }> }> = [];
 	const lines: string[] = [
 		`${formatCount(data.rows)} rows of a generated bank report read to the end, one page after the other, over HTTPS (the sandbox with a CA made at start, trusted through \`NODE_EXTRA_CA_CERTS\`). ` +
-			'Version 1 of Get Rows asks for 100 rows per page (the guide\'s default); version 1.1, without a Page Size, starts at 1,000 rows and doubles after each full page up to 5,000. ' +
+			'Get Rows with Page Size 100 asks for 100 rows per page (the guide\'s default); without a Page Size, it starts at 1,000 rows and doubles after each full page up to 5,000. ' +
 			"The raw client reads 100 rows per page on one kept-alive TLS connection, and with a new TLS connection per request, as n8n's HTTP helper makes them: the difference between the two is the handshakes' cost. " +
 			'Added latency is a per-request delay in the sandbox. Fresh process per measurement; medians; the node\'s time is the execution time n8n-core records.',
 		'',
@@ -219,7 +219,7 @@ function renderHttpsRead(data: HttpsReadData): Rendered {
 			`**${latencyMs} ms added latency** (${all[0]?.runs.length ?? 0} runs each)`,
 			'',
 			markdownTable({
-				headers: ['Client', 'Median time', 'Range', 'Requests', 'Rows/s', 'Speed-up vs v1 defaults', 'Peak RSS', 'Sandbox CPU', 'Rows unique, in order'],
+				headers: ['Client', 'Median time', 'Range', 'Requests', 'Rows/s', 'Speed-up vs Page Size 100', 'Peak RSS', 'Sandbox CPU', 'Rows unique, in order'],
 				rows: all.map((entry) => {
 					const summary = summarize(entry);
 					const ok = entry.runs.every((run) => run.count === data.rows && run.details.uniqueIds === data.rows && run.details.ordered === true);
@@ -245,7 +245,7 @@ function renderHttpsRead(data: HttpsReadData): Rendered {
 			const handshakes = Math.max(0, fresh.medianMs - kept.medianMs);
 			lines.push(
 				`TLS handshakes (a new connection per request minus one kept-alive connection, ${formatCount(requests[RAW_FRESH] ?? 0)} requests): ${formatMs(handshakes)}, ` +
-					`${formatPercent(handshakes / fresh.medianMs)} of the raw client's time with new connections and ${formatPercent(Math.min(1, handshakes / today.medianMs))} of Get Report Rows v1's.`,
+					`${formatPercent(handshakes / fresh.medianMs)} of the raw client's time with new connections and ${formatPercent(Math.min(1, handshakes / today.medianMs))} of Get Report Rows' at Page Size 100.`,
 				'',
 			);
 		}
@@ -254,13 +254,13 @@ function renderHttpsRead(data: HttpsReadData): Rendered {
 			const memory = adaptive.peakRssMiB / today.peakRssMiB;
 			if (latencyMs === 20) {
 				targets.push({
-					target: `HTTPS, 20 ms: v1.1 defaults read ${formatCount(data.rows)} rows ≥ 5× faster than v1 defaults`,
+					target: `HTTPS, 20 ms: the defaults read ${formatCount(data.rows)} rows ≥ 5× faster than Page Size 100`,
 					measured: `${formatRatio(speedUp)} (${formatMs(adaptive.medianMs)} vs ${formatMs(today.medianMs)})`,
 					met: speedUp >= 5,
 				});
 			}
 			targets.push({
-				target: `HTTPS, ${latencyMs} ms: v1.1 defaults' peak memory within 10 % of v1 defaults'`,
+				target: `HTTPS, ${latencyMs} ms: the defaults' peak memory within 10 % of Page Size 100's`,
 				measured: `${formatPercent(memory - 1)} (${formatMiB(adaptive.peakRssMiB)} vs ${formatMiB(today.peakRssMiB)})`,
 				met: memory <= 1.1,
 			});
@@ -275,7 +275,7 @@ function renderHttpsRead(data: HttpsReadData): Rendered {
 	}
 
 	lines.push(
-		`**Services that limit pages** (${formatCount(data.cappedRows)} rows, no added latency): requests each version's defaults send.`,
+		`**Services that limit pages** (${formatCount(data.cappedRows)} rows, no added latency): requests each setting sends.`,
 		'',
 		markdownTable({
 			headers: ['Service', 'Node', 'Requests', 'Rows unique, in order'],
@@ -288,7 +288,7 @@ function renderHttpsRead(data: HttpsReadData): Rendered {
 	const cappedNew = capped.find((run) => run.label === NEW);
 	if (cappedToday && cappedNew) {
 		targets.push({
-			target: 'HTTPS, a service capping pages at 100: v1.1 defaults send at most one request more than v1 defaults',
+			target: 'HTTPS, a service capping pages at 100: the defaults send at most one request more than Page Size 100',
 			measured: `${formatCount(cappedNew.requests)} vs ${formatCount(cappedToday.requests)} requests${cappedNew.ok ? '' : ', rows wrong'}`,
 			met: cappedNew.requests <= cappedToday.requests + 1 && cappedNew.ok,
 		});
@@ -320,7 +320,7 @@ function renderHttpsRead(data: HttpsReadData): Rendered {
 			if (latencyMs === 20 && http && adaptive) {
 				const speedUp = http.medianMs / adaptive.medianMs;
 				targets.push({
-					target: `HTTPS, 20 ms, inside n8n: v1.1 defaults read ${formatCount(data.rows)} rows ≥ 20× faster than the HTTP Request node`,
+					target: `HTTPS, 20 ms, inside n8n: the defaults read ${formatCount(data.rows)} rows ≥ 20× faster than the HTTP Request node`,
 					measured: `${formatRatio(speedUp)} (${formatMs(adaptive.medianMs)} vs ${formatMs(http.medianMs)})`,
 					met: speedUp >= 20,
 				});

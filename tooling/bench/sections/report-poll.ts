@@ -155,7 +155,7 @@ function renderScale(runs: ScaleRun[], addedRows: number): { lines: string[]; ta
 	}
 	const lines = [
 		`**At scale** (one run each): the ordered modes on a ${formatCount(runs.find((run) => run.mode !== 'anywhere')?.rows ?? 0)}-row report (the sandbox's virtual report, rows computed on demand), and Anywhere on a report that reaches its ceiling with the ${addedRows} added rows. ` +
-			'Max Remembered Rows is raised to the report\'s size after the added rows, so that the trigger runs at all. The first poll only remembers the report (On First Run: Only Remember Them), with pages of 5,000, 4 at a time: Anywhere reads it in full, the ordered modes (version 1.2) only its edges. ' +
+			'Max Remembered Rows is raised to the report\'s size after the added rows, so that the trigger runs at all. The first poll only remembers the report (On First Run: Only Remember Them), with pages of 5,000, 4 at a time: Anywhere reads it in full, the ordered modes only its edges. ' +
 			'Static data: the length of the workflow static data as JSON after the poll (what n8n stores with the workflow). Peak memory: the measuring process\'s peak resident memory over its life, the first poll included.',
 		'',
 		markdownTable({
