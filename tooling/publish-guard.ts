@@ -6,11 +6,11 @@
  * (.github/workflows/publish.yml), which sets RELEASE_MODE and publishes with a provenance statement,
  * as n8n's verification of community packages requires. (publishConfig.provenance in package.json
  * refuses a publish without provenance even where npm runs no scripts: this repository's .npmrc
- * turns them off.) Releasing: README, "Releasing".
+ * turns them off.) Releasing: CONTRIBUTING.md, "Releasing".
  */
 if (!process.env.RELEASE_MODE) {
 	process.stderr.write(
-		'npm publish is refused here: this package is published only by its release workflow, from a version tag, with an npm provenance statement (README, "Releasing"). Push a tag v<version> instead.\n',
+		'npm publish is refused here: this package is published only by its release workflow, from a version tag, with an npm provenance statement (CONTRIBUTING.md, "Releasing"). Push a tag v<version> instead.\n',
 	);
 	process.exit(1);
 }
