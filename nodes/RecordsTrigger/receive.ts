@@ -10,7 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { ReplyFormat } from '../shared/workflowCall/replyBody';
 import { wholeNumber } from '../shared/parameters/kit';
-import { xmlName } from '../shared/workflowCall/xml';
+import { xmlName } from '../shared/workflowCall/xmlWriter';
 import { ANY_EVENT, NO_EVENT } from './description';
 import {
 	challengeFor,

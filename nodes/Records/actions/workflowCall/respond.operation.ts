@@ -16,7 +16,7 @@ import {
 	type HeaderEntry,
 	type TriggerBefore,
 } from '../../../shared/workflowCall/handshake';
-import { xmlName } from '../../../shared/workflowCall/xml';
+import { xmlName } from '../../../shared/workflowCall/xmlWriter';
 import { choice, jsonParameter, parameterError, wholeNumber } from '../../../shared/parameters/kit';
 import { asNodeError, errorItem } from '../../../shared/perItem';
 
