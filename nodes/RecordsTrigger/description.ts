@@ -13,10 +13,11 @@ export const SERVICE_TIMEOUT_SECONDS = 60;
  * Kept out of the property on purpose: n8n's lint rule for "JSON" in descriptions upper-cases every
  * "json" word of a description written in place, expressions included, and its fix once turned
  * these into "$JSON.query", which does not exist. A test runs each expression suggested here.
- * In an immediate answer "$json" is the request as n8n read it, not the trigger's item.
+ * In an immediate answer "$json" is the request as n8n 2.x read it, not the trigger's item; n8n
+ * 1.x has no "$json" there (the node then refuses the call saying so).
  */
 const RESPONSE_BODY_DESCRIPTION =
-	'Sent as JSON, or as XML when the call is XML. Expressions can read the URL: {{ $json.query.id }} is its "id" query value, {{ $json.params.recordId }} its ":recordId" path value. To answer with values of the body, respond When Last Node Finishes or with a Respond node.';
+	'Sent as JSON, or as XML when the call is XML. In n8n 2, expressions can read the URL: {{ $json.query.id }} is its "id" query value, {{ $json.params.recordId }} its ":recordId" path value. For values of the body, respond When Last Node Finishes or with a Respond node.';
 
 export const triggerProperties: INodeProperties[] = [
 	{

@@ -91,8 +91,13 @@ function immediateReplyBody(context: IWebhookFunctions): Checked<unknown> {
 	try {
 		raw = context.getNodeParameter('responseBody', '{}');
 	} catch (error) {
-		// For example an expression that refers to data a trigger does not have yet.
-		return responseBodyRejection(`could not be computed (${(error as Error).message})`);
+		// For example an expression that refers to data a trigger does not have yet. n8n 1.x gives an
+		// immediate answer's expressions no "$json" at all ("Node '…' hasn't been executed").
+		const readsRequest = String(context.getNode().parameters.responseBody ?? '').includes('$json');
+		const hint = readsRequest
+			? '. Expressions in an immediate answer read the call\'s URL only on n8n 2 and later; to answer with values of the call, set Respond to When Last Node Finishes or Using a Respond Node'
+			: '';
+		return responseBodyRejection(`could not be computed (${(error as Error).message})${hint}`);
 	}
 	if (typeof raw !== 'string') return { value: raw };
 	if (raw.trim() === '') return { value: undefined };

@@ -207,6 +207,21 @@ describe('bodies as callers send them', () => {
 		expect((await emitted()).json.body).toEqual(contentType.endsWith('xml') ? { event: { name: 'invoice.paid' } } : EVENT);
 	});
 
+	it('a body that does not inflate as its Content-Encoding says is refused with 400', async () => {
+		const { webhookUrl } = await start({});
+		const answer = await send(webhookUrl, { headers: { 'content-type': 'text/json', 'content-encoding': 'gzip' }, body: '{"not":"gzip"}' });
+		expect([answer.status, answer.json?.code]).toEqual([400, 'invalid_compression']);
+		expect(hosting.host?.executions).toHaveLength(0);
+	});
+
+	it.each(['text/json', 'text/plain'])('a UTF-16 %s body with a byte order mark is read', async (contentType) => {
+		const { webhookUrl } = await start({});
+		const text = JSON.stringify(EVENT);
+		const answer = await send(webhookUrl, { headers: { 'content-type': contentType }, body: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]) });
+		expect(answer.status).toBe(200);
+		expect((await emitted()).json.body).toEqual(contentType === 'text/json' ? EVENT : text);
+	});
+
 	it('a compression the trigger cannot read is refused with 415 naming the ones it can', async () => {
 		const { webhookUrl } = await start({});
 		const answer = await send(webhookUrl, { headers: { 'content-type': 'text/json', 'content-encoding': 'br' }, body: 'x' });
