@@ -16,9 +16,19 @@ export const MAX_FORM_FIELDS = 1000;
  * the encoding.
  */
 function formComponent(raw: string, decoder: InstanceType<typeof TextDecoder>): string {
-	return raw
-		.replace(/\+/g, ' ')
-		.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => decoder.decode(Uint8Array.from(run.slice(1).split('%'), (hex) => parseInt(hex, 16))));
+	return raw.replace(/\+/g, ' ').replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => decoder.decode(percentBytes(run)));
+}
+
+/** The value of a hexadecimal digit's character code (0-9, A-F, a-f). */
+const hexDigit = (code: number) => (code <= 0x39 ? code - 0x30 : (code | 0x20) - 0x57);
+
+/** The bytes of a run of "%XX" escapes. */
+function percentBytes(run: string): Uint8Array {
+	const bytes = new Uint8Array(run.length / 3);
+	for (let index = 0; index < bytes.length; index++) {
+		bytes[index] = hexDigit(run.charCodeAt(index * 3 + 1)) * 16 + hexDigit(run.charCodeAt(index * 3 + 2));
+	}
+	return bytes;
 }
 
 /** Parses a form body whose percent-encoded bytes are text in `encoding`. */

@@ -50,7 +50,9 @@ const WHITESPACE = /[ \t\r\n]*/y;
 
 /** Assigns an own property, also for names such as `__proto__` that plain assignment would misuse. */
 function setOwn(target: XmlObject, name: string, value: XmlValue): void {
-	Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+	// Plain assignment is several times faster; only __proto__ needs the slow way.
+	if (name === '__proto__') Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+	else target[name] = value;
 }
 
 function addChild(target: XmlObject, name: string, value: XmlValue): void {
