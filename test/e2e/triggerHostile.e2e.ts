@@ -1,6 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets,
-	@n8n/community-nodes/no-restricted-imports -- a test: its credentials are fixed test values, not
-	secrets; it runs in Node.js, not inside n8n (Node.js's modules) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- a test: runs in Node.js, not inside
+	n8n (Node.js's modules) */
 /**
  * The Records Trigger's URL on the open internet, in a real, running n8n: hostile requests (a form
  * repeating one name, long Authorization headers, JSON nested 100,000 deep, a multipart upload past
@@ -14,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
 
+import { sleep } from '../../tooling/lib/proc';
 import { N8nInstance, type WorkflowJson } from '../../tooling/n8n/n8nInstance';
 import { readSetup, runtimesUnderTest, workflow, type NodeSpec } from './harness';
 
@@ -64,16 +64,12 @@ function send(url: string, options: { method?: string; headers?: Record<string, 
 }
 
 /** Starts a body, sends part of it and goes away. */
-function abortMidBody(url: string, contentType: string): Promise<void> {
-	return new Promise((resolve) => {
-		const req = request(url, { method: 'POST', headers: { 'content-type': contentType, 'content-length': '100000' } });
-		req.on('error', () => resolve());
-		req.write('{"invoice": "FP-1", "note": "');
-		setTimeout(() => {
-			req.destroy();
-			resolve();
-		}, 200);
-	});
+async function abortMidBody(url: string, contentType: string): Promise<void> {
+	const req = request(url, { method: 'POST', headers: { 'content-type': contentType, 'content-length': '100000' } });
+	req.on('error', () => undefined);
+	req.write('{"invoice": "FP-1", "note": "');
+	await sleep(200);
+	req.destroy();
 }
 
 const boundary = '----records-trigger-e2e';
@@ -143,7 +139,7 @@ describe.each(runtimesUnderTest())('the Records Trigger facing hostile callers i
 		// A path with ":name" segments is not offered by n8n's "Did you mean" answer: call it until it answers.
 		for (let tries = 0; (await fetch(url(`${EXPRESSIONS_WEBHOOK_ID}/hostile/expr/1`), { method: 'HEAD' })).status === 404; tries++) {
 			if (tries > 120) throw new Error('The webhook with a ":recordId" path was not registered within 60 s');
-			await new Promise((resolve) => setTimeout(resolve, 500));
+			await sleep(500);
 		}
 	});
 
@@ -161,7 +157,7 @@ describe.each(runtimesUnderTest())('the Records Trigger facing hostile callers i
 					.then((response) => response.status)
 					.catch(() => 0);
 				probes.push({ status, ms: performance.now() - start });
-				await new Promise((resolve) => setTimeout(resolve, 50));
+				await sleep(50);
 			}
 		})();
 

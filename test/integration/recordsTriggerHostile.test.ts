@@ -18,6 +18,7 @@ import { RecordsTriggerBearerAuthApi } from '../../credentials/RecordsTriggerBea
 import { Records } from '../../nodes/Records/Records.node';
 import { RecordsTrigger } from '../../nodes/RecordsTrigger/RecordsTrigger.node';
 import { transformNode, type DownstreamNode, type WebhookHost, type WebhookHostOptions } from '../../tooling/harness/webhook';
+import { sleep } from '../../tooling/lib/proc';
 import { hostWebhooksAgainstSandbox } from './fixture';
 
 const BASIC = { user: 'records-service', password: 'S3cret heslo čšž' };
@@ -84,7 +85,7 @@ const postJson = (url: string, body: string, contentType = 'application/json') =
  */
 async function emitted(index = 0) {
 	for (let waited = 0; hosting.host?.executions[index] === undefined && waited < 2000; waited += 20) {
-		await new Promise((resolve) => setTimeout(resolve, 20));
+		await sleep(20);
 	}
 	const execution = hosting.host?.executions[index];
 	if (!execution) throw new Error(`No execution ${index}`);
@@ -241,17 +242,13 @@ describe('bodies as callers send them', () => {
 	it('a caller that aborts mid-body gets the node\'s quiet refusal: no error, no execution', async () => {
 		const host = await start({});
 		for (const contentType of ['text/json', 'application/json']) {
-			await new Promise<void>((resolve) => {
-				const req = request(host.webhookUrl, { method: 'POST', headers: { 'content-type': contentType, 'content-length': '100000' } });
-				req.on('error', () => resolve());
-				req.write('{"invoice": "FP-1", "note": "');
-				setTimeout(() => {
-					req.destroy();
-					resolve();
-				}, 100);
-			});
+			const req = request(host.webhookUrl, { method: 'POST', headers: { 'content-type': contentType, 'content-length': '100000' } });
+			req.on('error', () => undefined);
+			req.write('{"invoice": "FP-1", "note": "');
+			await sleep(100);
+			req.destroy();
 		}
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await sleep(300);
 		expect(host.webhookErrors).toEqual([]);
 		expect(host.executions).toHaveLength(0);
 	});

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- tooling: types of a module that runs
+	in Node.js, not inside n8n (Node.js's `http`) */
 /**
  * The part of formidable (the multipart parser n8n's webhook server uses, a dev dependency here at
  * n8n 2.41.1's version) that the webhook harness uses to read multipart/form-data bodies as n8n does.
@@ -29,5 +31,6 @@ declare module 'formidable' {
 		parse(req: IncomingMessage): Promise<[Fields, Files]>;
 	}
 
-	export default function formidable(options?: Options): Formidable;
+	export function formidable(options?: Options): Formidable;
+	export default formidable;
 }

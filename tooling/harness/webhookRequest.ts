@@ -23,7 +23,7 @@ import { parse as parseQueryString } from 'node:querystring';
 import type { Readable } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
 
-import formidable, { type File, type Files } from 'formidable';
+import { formidable, type File, type Files } from 'formidable';
 import type { IDataObject } from 'n8n-workflow';
 import { jsonParse, sanitizeXmlName } from 'n8n-workflow';
 import { Parser as XmlParser } from 'xml2js';

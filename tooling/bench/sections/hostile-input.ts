@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports,
-	@n8n/community-nodes/no-restricted-globals -- tooling: runs in Node.js, not inside n8n
-	(Node.js's modules, `__filename`) */
+	@n8n/community-nodes/no-restricted-globals,
+	@n8n/community-nodes/no-hardcoded-secrets -- tooling: runs in Node.js, not inside n8n (Node.js's
+	modules, `__filename`); its token is a fixed test value, not a secret */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';

@@ -1,5 +1,6 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a test: reads the process's heap
-	size (`process`) to bound the memory a request costs */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals,
+	@n8n/community-nodes/no-restricted-imports -- a test: runs in Node.js, not inside n8n; reads the
+	process's heap size (`process`) to bound the memory a request costs, compresses bodies (`node:zlib`) */
 /**
  * Hostile requests against everything the Records Trigger reads from a call before and after
  * authentication: bodies of every content type, option and compression, built from the fragments

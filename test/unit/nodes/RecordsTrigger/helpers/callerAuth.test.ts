@@ -1,5 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- a test: its tokens are fixed test
-	values, not secrets */
 /**
  * The Authorization header is read before authentication, from anyone who knows the URL: its cost
  * must grow with its length, not faster.
