@@ -9,7 +9,6 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { ReplyFormat } from '../shared/workflowCall/replyBody';
 import { wholeNumber } from '../shared/parameters/kit';
-import { xmlName } from '../shared/workflowCall/xmlWriter';
 import { ANY_EVENT, NO_EVENT } from './description';
 import { header, type BodySource } from './helpers/bodyStream';
 import type { CallerAuthentication } from './helpers/callerAuth';
@@ -181,7 +180,8 @@ export async function receiveCall(this: IWebhookFunctions): Promise<IWebhookResp
 	const method = String(req.method ?? 'GET').toUpperCase();
 	const headOnly = method === 'HEAD';
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
-	const xmlRootElement = xmlName(options.xmlRootElement?.trim() || 'response');
+	// Made a name by the writer, which keeps a prefix only where the answer declares it.
+	const xmlRootElement = options.xmlRootElement?.trim() || 'response';
 	const contentType = parseContentType(header(req.headers, 'content-type'));
 	const accept = header(req.headers, 'accept');
 	let format: ReplyFormat = replyFormatFor(declaredFormatOf(contentType), accept);

@@ -133,6 +133,12 @@ describe('XML answers read by a namespace-aware parser', () => {
 		expect(readWithStandardParser(toXml('response', item))).toEqual({ response: item });
 	});
 
+	it('keeps a prefixed root element the answer declares, and cleans one it does not', () => {
+		const envelope = { '@xmlns:soap': 'http://schemas.xmlsoap.org/soap/envelope/', 'soap:Body': { status: 'OK' } };
+		expect(readWithStandardParser(toXml('soap:Envelope', envelope))).toEqual({ 'soap:Envelope': envelope });
+		expect(toXml('soap:Envelope', { status: 'OK' })).toBe('<?xml version="1.0" encoding="UTF-8"?><soap_Envelope><status>OK</status></soap_Envelope>');
+	});
+
 	it('gives two "@" keys that clean up to one name two attributes, so the element stays well-formed', () => {
 		const xml = toXml('response', { '@a b': '1', '@a_b': '2', '@a:b': '3' });
 		const read = readWithStandardParser(xml) as { response: Record<string, string> };
