@@ -13,7 +13,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { triggerProperties } from './description';
 import { credentialProblem } from './helpers/callerAuth';
 import { fieldsFromParameters } from './helpers/webhookFields';
-import { assertReadyForCalls, receiveCall } from './receive';
+import { assertReadyForCalls, receiveCall, UNANSWERED_CALL_STATUS } from './receive';
 
 export class RecordsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -58,7 +58,13 @@ export class RecordsTrigger implements INodeType {
 				...fieldsFromParameters({
 					path: ['path'],
 					responseMode: ['responseMode'],
-					responseCode: ['responseCode'],
+					// What n8n answers when the workflow ends without a Respond node answering (n8n 2.x; the
+					// trigger sets the same for n8n 1.x): a failure, never a 200 the service takes for success.
+					responseCode: {
+						expression: `$parameter["responseMode"] === "responseNode" ? ${UNANSWERED_CALL_STATUS} : $parameter["responseCode"]`,
+						resolve: (parameters) =>
+							parameters.responseMode === 'responseNode' ? UNANSWERED_CALL_STATUS : (parameters.responseCode as number | undefined),
+					},
 					responseData: ['responseData'],
 					responsePropertyName: ['options', 'responsePropertyName'],
 					responseContentType: ['options', 'responseContentType'],

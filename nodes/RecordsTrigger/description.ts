@@ -1,11 +1,23 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { DEFAULT_MAX_BODY_SIZE_MB, MAX_BODY_SIZE_MB } from './helpers/incomingBody';
+
 /** The "Events" choice for requests whose body names no event: the service's workflow calls. */
 export const NO_EVENT = '(no event)';
 export const ANY_EVENT = '*';
 
 /** The service's default time-out of a call (spec §4.3, §8). */
 export const SERVICE_TIMEOUT_SECONDS = 60;
+
+/**
+ * Kept out of the property on purpose: n8n's lint rule for "JSON" in descriptions upper-cases every
+ * "json" word of a description written in place, expressions included, and its fix once turned
+ * these into "$JSON.query", which does not exist. A test runs each expression suggested here.
+ * In an immediate answer "$json" is the request as n8n 2.x read it, not the trigger's item; n8n
+ * 1.x has no "$json" there (the node then refuses the call saying so).
+ */
+const RESPONSE_BODY_DESCRIPTION =
+	'Sent as JSON, or as XML when the call is XML. In n8n 2, expressions can read the URL: {{ $json.query.id }} is its "id" query value, {{ $json.params.recordId }} its ":recordId" path value. For values of the body, respond When Last Node Finishes or with a Respond node.';
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -127,7 +139,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'json',
 		default: '{\n  "received": true\n}',
 		displayOptions: { show: { responseMode: ['onReceived'] } },
-		description: 'Sent as JSON, or as XML under the XML Root Element when the call is XML. Expressions can use the request: {{ $JSON.query }}, {{ $JSON.params }}, {{ $JSON.body }}.',
+		description: RESPONSE_BODY_DESCRIPTION,
 	},
 	{
 		displayName: 'Response Data',
@@ -192,9 +204,9 @@ export const triggerProperties: INodeProperties[] = [
 				displayName: 'Max Body Size (MB)',
 				name: 'maxBodySizeMb',
 				type: 'number',
-				typeOptions: { minValue: 0.001, numberPrecision: 3 },
-				default: 1,
-				description: 'Larger bodies are refused with 413 and start nothing',
+				typeOptions: { minValue: 0.001, maxValue: MAX_BODY_SIZE_MB, numberPrecision: 3 },
+				default: DEFAULT_MAX_BODY_SIZE_MB,
+				description: 'Larger bodies are refused with 413 and start nothing. Compressed bodies count as inflated.',
 			},
 			{
 				displayName: 'Parse Body As',

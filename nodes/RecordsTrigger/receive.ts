@@ -1,5 +1,4 @@
 import type {
-	FunctionsBase,
 	IDataObject,
 	IHookFunctions,
 	INodeExecutionData,
@@ -10,153 +9,37 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { ReplyFormat } from '../shared/workflowCall/replyBody';
 import { wholeNumber } from '../shared/parameters/kit';
-import { xmlName } from '../shared/workflowCall/xml';
 import { ANY_EVENT, NO_EVENT } from './description';
-import {
-	challengeFor,
-	checkCaller,
-	credentialProblem,
-	credentialTypeFor,
-	type CallerAuthentication,
-	type ExpectedCaller,
-	type BasicCredentialData,
-	type BearerCredentialData,
-} from './helpers/callerAuth';
+import { header, type BodySource } from './helpers/bodyStream';
+import type { CallerAuthentication } from './helpers/callerAuth';
+import { callerRefusal, expectedCaller } from './helpers/callerCheck';
+import { isJsonMediaType, isXmlMediaType, parseContentType } from './helpers/contentType';
+import { bodySizeLimit, receiveBody, type BodyOptions } from './helpers/incomingBody';
+import type { Checked, Rejection } from './helpers/rejection';
 import { replyFormatFor, writeRefusal, writeReply, type WebhookReplyTarget } from './helpers/reply';
-import {
-	bodyEncodingOf,
-	chooseBodyFormat,
-	decodeBody,
-	isJsonMediaType,
-	isXmlMediaType,
-	parseBodyText,
-	parseContentType,
-	type BodyEncodingChoice,
-	type BodyFormat,
-	type BodyFormatChoice,
-	type Checked,
-	type ContentType,
-	type Rejection,
-} from './helpers/requestBody';
+import type { BodyFormat } from './helpers/requestBody';
 import { responseSetupProblem, type ResponseMode } from './helpers/responseSetup';
 
 type HeaderValue = string | string[] | undefined;
 
-/**
- * The request as n8n hands it to webhook nodes (an Express request), narrowed to what the trigger
- * reads. n8n has usually read the body already (`rawBody`); otherwise the node reads the stream.
- */
-interface IncomingCall {
+/** The request as n8n hands it to webhook nodes (an Express request), narrowed to what the trigger reads. */
+interface IncomingCall extends BodySource {
 	method?: string;
-	headers: Record<string, HeaderValue>;
-	rawBody?: unknown;
 	body?: unknown;
-	readable?: boolean;
-	readableEnded?: boolean;
-	on(event: 'data', listener: (chunk: Buffer) => void): unknown;
-	on(event: 'end', listener: () => void): unknown;
-	on(event: 'error', listener: (error: Error) => void): unknown;
 }
 
-interface TriggerOptions {
-	bodyEncoding?: BodyEncodingChoice;
+interface TriggerOptions extends BodyOptions {
 	includeHeaders?: boolean;
 	includeRawBody?: boolean;
-	maxBodySizeMb?: number;
-	parseBodyAs?: BodyFormatChoice;
 	runOnPing?: boolean;
 	xmlRootElement?: string;
 }
 
-interface ReceivedBody {
-	format: BodyFormat;
-	value: unknown;
-	text?: string;
-}
+/** The status of a call under "Using a Respond Node" that the workflow never answered. */
+export const UNANSWERED_CALL_STATUS = 500;
 
-const DEFAULT_MAX_BODY_SIZE_MB = 1;
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization']);
 const ALLOWED_METHODS = 'DELETE, GET, HEAD, OPTIONS, POST, PUT';
-
-function header(headers: Record<string, HeaderValue>, name: string): string | undefined {
-	const value = headers[name];
-	return Array.isArray(value) ? value[0] : value;
-}
-
-function formatBytes(bytes: number): string {
-	if (bytes >= 1024 * 1024) return `${Math.round((bytes / (1024 * 1024)) * 100) / 100} MB`;
-	if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
-	return `${bytes} bytes`;
-}
-
-function tooLarge(size: number, limit: number): { rejection: Rejection } {
-	return {
-		rejection: {
-			status: 413,
-			code: 'payload_too_large',
-			message: `The request body (${formatBytes(size)}) is larger than the ${formatBytes(limit)} this trigger accepts. Send less data per call, or raise the trigger's "Max Body Size" option.`,
-		},
-	};
-}
-
-/**
- * The body bytes, at most `limit` of them. n8n reads the whole body (`rawBody`) of JSON, XML, form
- * and plain-text requests before calling the node; when
- * it has not, the stream is read here, discarding everything past the limit so that memory stays
- * bounded while the caller still gets an answer.
- */
-async function readBodyBytes(req: IncomingCall, limit: number): Promise<Checked<Buffer | undefined>> {
-	if (Buffer.isBuffer(req.rawBody)) {
-		return req.rawBody.length > limit ? tooLarge(req.rawBody.length, limit) : { value: req.rawBody };
-	}
-	const declared = Number(header(req.headers, 'content-length'));
-	if (Number.isFinite(declared) && declared > limit) return tooLarge(declared, limit);
-	if (req.readable === false || req.readableEnded === true) return { value: undefined };
-	const encoding = header(req.headers, 'content-encoding');
-	if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
-		return {
-			rejection: {
-				status: 415,
-				code: 'unsupported_encoding',
-				message: `Compressed request bodies (Content-Encoding ${encoding}) are not accepted here. Send the body uncompressed.`,
-			},
-		};
-	}
-	return await new Promise<Checked<Buffer>>((resolve, reject) => {
-		const chunks: Buffer[] = [];
-		let size = 0;
-		req.on('data', (chunk: Buffer) => {
-			size += chunk.length;
-			if (size <= limit) chunks.push(chunk);
-		});
-		req.on('end', () => resolve(size > limit ? tooLarge(size, limit) : { value: Buffer.concat(chunks) }));
-		req.on('error', reject);
-	});
-}
-
-async function receiveBody(
-	req: IncomingCall,
-	contentType: ContentType | undefined,
-	options: TriggerOptions,
-): Promise<Checked<ReceivedBody>> {
-	const limitMb = options.maxBodySizeMb ?? DEFAULT_MAX_BODY_SIZE_MB;
-	const limit = Math.max(1, Math.round(limitMb * 1024 * 1024));
-	const bytes = await readBodyBytes(req, limit);
-	if ('rejection' in bytes) return bytes;
-	if (bytes.value === undefined) {
-		// The host consumed the stream without keeping the bytes: take what it parsed.
-		const value = req.body ?? {};
-		const format: BodyFormat =
-			typeof value === 'string' ? 'text' : contentType && isXmlMediaType(contentType.mediaType) ? 'xml' : 'json';
-		return { value: { format, value } };
-	}
-	const text = decodeBody(bytes.value, contentType, options.bodyEncoding);
-	if ('rejection' in text) return text;
-	const format = chooseBodyFormat(options.parseBodyAs ?? 'auto', contentType, text.value);
-	const parsed = parseBodyText(text.value, format, contentType, bodyEncodingOf(bytes.value, contentType, options.bodyEncoding));
-	if ('rejection' in parsed) return parsed;
-	return { value: { format, value: parsed.value, text: text.value } };
-}
 
 /** The event a service webhook names in its body (`event`; for XML, a child of the root element). */
 export function eventNameOf(body: unknown, format: BodyFormat): string | undefined {
@@ -181,33 +64,6 @@ export function eventAccepted(event: string | undefined, events: string[], other
 	return events.includes(event) || others.includes(event);
 }
 
-type CredentialSource = Pick<FunctionsBase, 'getCredentials' | 'getNode'>;
-
-/**
- * What the configured authentication expects of callers, from the node's credential. A missing or
- * unusable credential is an error naming the problem, never the secret.
- */
-export async function expectedCaller(context: CredentialSource, authentication: CallerAuthentication): Promise<ExpectedCaller> {
-	const type = credentialTypeFor(authentication);
-	if (type === undefined) return { type: 'none' };
-	let data: IDataObject;
-	try {
-		data = (await context.getCredentials(type)) as IDataObject;
-	} catch (error) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`The Records Trigger has no usable ${authentication === 'basicAuth' ? 'Basic Auth' : 'Bearer Token'} credential: select one in the node (${(error as Error).message})`,
-		);
-	}
-	const problem = credentialProblem(type, data);
-	if (problem !== undefined) {
-		throw new NodeOperationError(context.getNode(), `The Records Trigger's credential cannot be used: ${problem}`);
-	}
-	return authentication === 'basicAuth'
-		? { type: 'basicAuth', credential: data as unknown as BasicCredentialData }
-		: { type: 'bearerToken', credential: data as unknown as BearerCredentialData };
-}
-
 /**
  * Checks, on activation and before each call, everything on n8n's side that the service's calls
  * depend on: the credential, and that the workflow can answer the way "Respond" says.
@@ -215,6 +71,9 @@ export async function expectedCaller(context: CredentialSource, authentication: 
 export async function assertReadyForCalls(this: IHookFunctions): Promise<void> {
 	const authentication = this.getNodeParameter('authentication', 'none') as CallerAuthentication;
 	await expectedCaller(this, authentication);
+	const options = this.getNodeParameter('options', {}) as TriggerOptions;
+	const limit = bodySizeLimit(options.maxBodySizeMb);
+	if ('problem' in limit) throw new NodeOperationError(this.getNode(), `${limit.problem}.`, { description: 'Set "Max Body Size (MB)" in the options to at most 16.' });
 	const responseMode = this.getNodeParameter('responseMode', 'onReceived') as ResponseMode;
 	const problem = responseSetupProblem(responseMode, this.getChildNodes(this.getNode().name, { includeNodeParameters: true }));
 	if (problem !== undefined) throw new NodeOperationError(this.getNode(), problem);
@@ -231,8 +90,13 @@ function immediateReplyBody(context: IWebhookFunctions): Checked<unknown> {
 	try {
 		raw = context.getNodeParameter('responseBody', '{}');
 	} catch (error) {
-		// For example an expression that refers to data a trigger does not have yet.
-		return responseBodyRejection(`could not be computed (${(error as Error).message})`);
+		// For example an expression that refers to data a trigger does not have yet. n8n 1.x gives an
+		// immediate answer's expressions no "$json" at all ("Node '…' hasn't been executed").
+		const readsRequest = String(context.getNode().parameters.responseBody ?? '').includes('$json');
+		const hint = readsRequest
+			? '. Expressions in an immediate answer read the call\'s URL only on n8n 2 and later; to answer with values of the call, set Respond to When Last Node Finishes or Using a Respond Node'
+			: '';
+		return responseBodyRejection(`could not be computed (${(error as Error).message})${hint}`);
 	}
 	if (typeof raw !== 'string') return { value: raw };
 	if (raw.trim() === '') return { value: undefined };
@@ -296,31 +160,6 @@ function declaredFormatOf(contentType: ReturnType<typeof parseContentType>): Bod
 	return isJsonMediaType(contentType.mediaType) ? 'json' : undefined;
 }
 
-/** Why the caller may not call (no or wrong credentials, or the trigger's own is unusable), if so. */
-async function callerRefusal(
-	context: IWebhookFunctions,
-	authorization: string | undefined,
-): Promise<{ rejection: Rejection; headers?: Record<string, string> } | undefined> {
-	const authentication = context.getNodeParameter('authentication', 'none') as CallerAuthentication;
-	let expected: ExpectedCaller;
-	try {
-		expected = await expectedCaller(context, authentication);
-	} catch (error) {
-		return { rejection: { status: 500, code: 'trigger_credential', message: (error as Error).message } };
-	}
-	const caller = checkCaller(authorization, expected);
-	if (caller.ok) return undefined;
-	const challenge = challengeFor(expected, caller.reason);
-	const message =
-		caller.reason === 'missing'
-			? `This URL needs ${expected.type === 'basicAuth' ? "Basic authentication: set the call API action's auth to BASIC" : "a bearer token: set the call API action's auth to OAUTH2"} with the credentials stored in the Records Trigger.`
-			: 'The credentials sent do not match those stored in the Records Trigger.';
-	return {
-		rejection: { status: 401, code: 'unauthorized', message },
-		headers: challenge === undefined ? {} : { 'www-authenticate': challenge },
-	};
-}
-
 /** The answer to a call whose event the trigger does not start the workflow for. */
 function ignoredReply(event: string | undefined): IDataObject {
 	return {
@@ -341,7 +180,8 @@ export async function receiveCall(this: IWebhookFunctions): Promise<IWebhookResp
 	const method = String(req.method ?? 'GET').toUpperCase();
 	const headOnly = method === 'HEAD';
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
-	const xmlRootElement = xmlName(options.xmlRootElement?.trim() || 'response');
+	// Made a name by the writer, which keeps a prefix only where the answer declares it.
+	const xmlRootElement = options.xmlRootElement?.trim() || 'response';
 	const contentType = parseContentType(header(req.headers, 'content-type'));
 	const accept = header(req.headers, 'accept');
 	let format: ReplyFormat = replyFormatFor(declaredFormatOf(contentType), accept);
@@ -369,7 +209,11 @@ export async function receiveCall(this: IWebhookFunctions): Promise<IWebhookResp
 		return answered;
 	}
 
-	const received = await receiveBody(req, contentType, options);
+	const limit = bodySizeLimit(options.maxBodySizeMb);
+	if ('problem' in limit) return refuse({ status: 500, code: 'max_body_size_invalid', message: `The Records Trigger's ${limit.problem}. Fix it in the node.` });
+	const copyBinaryFile = async (filePath: string, fileName: string, mimeType?: string) =>
+		await this.nodeHelpers.copyBinaryFile(filePath, fileName, mimeType);
+	const received = await receiveBody(req, contentType, options, limit.bytes, copyBinaryFile);
 	if ('rejection' in received) return refuse(received.rejection);
 	const body = received.value;
 	format = replyFormatFor(body.format, accept);
@@ -394,8 +238,14 @@ export async function receiveCall(this: IWebhookFunctions): Promise<IWebhookResp
 	if (ping) json.ping = true;
 	if (options.includeHeaders === true) json.headers = visibleHeaders(req.headers);
 	if (options.includeRawBody === true) json.rawBody = body.text ?? null;
-	const workflowData: INodeExecutionData[][] = [[{ json }]];
+	const workflowData: INodeExecutionData[][] = [[body.binary === undefined ? { json } : { json, binary: body.binary }]];
 
+	if (responseMode === 'responseNode') {
+		// Until a Respond node answers. n8n 1.x answers a workflow that ended without one with an empty
+		// answer of whatever status the response holds: a failure then, not a 200 the service takes for
+		// success (n8n 2.x uses the webhook's responseCode, which is 500 in this mode).
+		res.statusCode = UNANSWERED_CALL_STATUS;
+	}
 	if (responseMode !== 'onReceived') return { workflowData };
 
 	const replyBody = immediateReplyBody(this);

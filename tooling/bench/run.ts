@@ -23,6 +23,7 @@ import { describeMachine, type Machine } from './lib/machine';
 import { markdownTable } from './lib/markdown';
 import { BENCH_TMP, SandboxProcess } from './lib/sandbox';
 import { growth } from './sections/growth';
+import { hostileInput } from './sections/hostile-input';
 import { httpsRead } from './sections/https-read';
 import { importRecords } from './sections/import';
 import { reportPoll } from './sections/report-poll';
@@ -34,7 +35,7 @@ import { trigger } from './sections/trigger';
 // The sections' data types differ; each section only ever receives the data it produced itself.
 type AnySection = Section<unknown>;
 
-const SECTIONS: AnySection[] = [sandboxCeiling, reportRead, reportPoll, importRecords, trigger, soak, growth, httpsRead] as AnySection[];
+const SECTIONS: AnySection[] = [sandboxCeiling, reportRead, reportPoll, importRecords, trigger, hostileInput, soak, growth, httpsRead] as AnySection[];
 
 interface StoredSection {
 	finishedAt: string;

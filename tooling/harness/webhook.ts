@@ -1,11 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports,
 	@n8n/community-nodes/require-node-api-error -- tooling: runs in Node.js, not inside n8n
-	(Node.js's modules, `xml2js`); its errors are not a node's */
+	(Node.js's modules); its errors are not a node's */
 /**
  * Hosts a webhook trigger node behind a real HTTP server, the way n8n's webhook server runs it for
  * an active workflow: it registers the node's webhooks (running the node's webhook lifecycle
  * methods through n8n-core's HookContext, as activation does), reads and pre-parses request bodies
- * as n8n does for version-1 webhook nodes, calls the node's `webhook()` through n8n-core's real
+ * as n8n 2.41.1 does for a node of its version (webhookRequest.ts), calls the node's `webhook()` through n8n-core's real
  * WebhookContext, and then handles the result as n8n's executeWebhook does: the node's own answer
  * (`noWebhookResponse`), an answer without execution, or a workflow run by n8n-core's
  * WorkflowExecute whose answer depends on the response mode (immediately, last node, or a node
@@ -15,16 +15,17 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parse as parseQueryString } from 'node:querystring';
 import { randomUUID } from 'node:crypto';
 
 import { ExecutionLifecycleHooks, HookContext, WebhookContext, WorkflowExecute } from 'n8n-core';
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IExecuteResponsePromiseData,
 	IN8nHttpFullResponse,
 	INode,
+	INodeCredentialsDetails,
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
@@ -42,11 +43,9 @@ import {
 	jsonParse,
 	NodeConnectionTypes,
 	NodeHelpers,
-	sanitizeXmlName,
 	UnexpectedError,
 	Workflow,
 } from 'n8n-workflow';
-import { Parser as XmlParser } from 'xml2js';
 
 import { name as PACKAGE_NAME } from '../../package.json';
 
@@ -57,9 +56,9 @@ import {
 	prepareContainer,
 	type StoredCredential,
 } from './n8nCoreHarness';
+import { decorateRequest, HttpRefusal, readBodyAsN8nDoes, removeN8nCookies } from './webhookRequest';
 
-/** n8n's default N8N_PAYLOAD_SIZE_MAX (MiB): larger bodies never reach a node. */
-export const N8N_PAYLOAD_SIZE_MAX_MB = 16;
+export { N8N_PAYLOAD_SIZE_MAX_MB } from './webhookRequest';
 
 const WORKFLOW_ID = 'webhook-harness-workflow';
 
@@ -81,9 +80,10 @@ export interface WebhookHostOptions {
 	/** Nodes connected one after the other behind the trigger. */
 	downstream?: DownstreamNode[];
 	/**
-	 * `n8n` (default): read the whole body and pre-parse JSON, XML, form and text bodies before the
-	 * node runs, as n8n does for webhook nodes of version 1 (malformed JSON or XML is refused with
-	 * 422 there). `node`: leave the body unread, so the node reads the request stream itself.
+	 * `n8n` (default): read and pre-parse the body before the node runs as n8n 2.41.1 does for the
+	 * node's version: every body on version 1, only JSON, XML, form and plain-text bodies on later
+	 * versions (malformed JSON or XML refused with 422 there), multipart/form-data on all of them.
+	 * `node`: leave the body unread, so the node reads the request stream itself.
 	 */
 	bodyReading?: 'n8n' | 'node';
 	nodeName?: string;
@@ -106,105 +106,26 @@ export interface WebhookHost {
 	executions: HostedExecution[];
 	/** Errors thrown by the node's `webhook()` (n8n answers those with a generic 500). */
 	webhookErrors: Error[];
+	/**
+	 * Changes a stored credential while the workflow stays active, as a user editing it (new data)
+	 * or deleting it (`undefined`) does: later calls see the change.
+	 */
+	setCredential(typeName: string, data: ICredentialDataDecryptedObject | undefined): void;
 	/** Deactivates (the node's lifecycle `delete`) and stops the server. */
 	close(): Promise<void>;
-}
-
-/** A request as n8n hands it to webhook nodes: Node's message plus what n8n's middleware adds. */
-type WebhookRequest = IncomingMessage & {
-	body?: unknown;
-	rawBody?: Buffer;
-	contentType?: string;
-	encoding: BufferEncoding;
-	query: IDataObject;
-	params: Record<string, string>;
-	readRawBody(): Promise<void>;
-};
-
-class HttpRefusal extends Error {
-	constructor(
-		readonly status: number,
-		message: string,
-		readonly hint?: string,
-	) {
-		super(message);
-	}
-}
-
-const xmlParser = new XmlParser({
-	async: true,
-	normalize: true,
-	normalizeTags: true,
-	explicitArray: false,
-	tagNameProcessors: [sanitizeXmlName],
-	attrNameProcessors: [sanitizeXmlName],
-});
-
-function readAll(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
-	return new Promise((resolve, reject) => {
-		const chunks: Buffer[] = [];
-		let size = 0;
-		req.on('data', (chunk: Buffer) => {
-			size += chunk.length;
-			if (size <= limitBytes) chunks.push(chunk);
-		});
-		req.on('end', () =>
-			size > limitBytes
-				? reject(new HttpRefusal(413, `request entity too large (n8n's payload limit is ${N8N_PAYLOAD_SIZE_MAX_MB} MB)`))
-				: resolve(Buffer.concat(chunks)),
-		);
-		req.on('error', reject);
-	});
-}
-
-/** n8n's parseIncomingMessage + rawBodyReader + parseBody (packages/cli/src/middlewares/body-parser.ts). */
-async function preParseBody(req: WebhookRequest): Promise<void> {
-	await req.readRawBody();
-	const { rawBody, contentType, encoding } = req;
-	if (!rawBody?.length) return;
-	const text = rawBody.toString(encoding);
-	const withoutBom = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-	try {
-		if (contentType === 'application/json') {
-			req.body = jsonParse(withoutBom);
-		} else if (contentType?.endsWith('/xml') || contentType?.endsWith('+xml')) {
-			req.body = await xmlParser.parseStringPromise(text);
-		} else if (contentType === 'application/x-www-form-urlencoded') {
-			req.body = parseQueryString(withoutBom, undefined, undefined, { maxKeys: 1000 });
-		} else if (contentType === 'text/plain') {
-			req.body = text;
-		}
-	} catch (error) {
-		throw new HttpRefusal(422, 'Failed to parse request body', (error as Error).message);
-	}
-}
-
-function decorateRequest(raw: IncomingMessage, url: URL, params: Record<string, string>): WebhookRequest {
-	const req = raw as WebhookRequest;
-	const contentTypeHeader = req.headers['content-type'];
-	req.encoding = 'utf-8';
-	if (contentTypeHeader !== undefined) {
-		const [type, ...parameters] = contentTypeHeader.split(';');
-		req.contentType = type.trim().toLowerCase();
-		const charset = parameters.map((p) => p.trim().split('=')).find(([name]) => name.toLowerCase() === 'charset');
-		if (charset?.[1] !== undefined) req.encoding = charset[1].replace(/"/g, '').toLowerCase() as BufferEncoding;
-	}
-	const query: IDataObject = {};
-	for (const key of new Set(url.searchParams.keys())) {
-		const values = url.searchParams.getAll(key);
-		query[key] = values.length === 1 ? values[0] : values;
-	}
-	req.query = query;
-	req.params = params;
-	req.readRawBody = async () => {
-		if (req.rawBody === undefined) req.rawBody = await readAll(req, N8N_PAYLOAD_SIZE_MAX_MB * 1024 * 1024);
-	};
-	return req;
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
 	if (res.headersSent || res.writableEnded) return;
 	const lower = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+	// Express's res.send: no body, Content-Type or Content-Length with 204 and 304.
+	if (status === 204 || status === 304) {
+		delete lower['content-type'];
+		delete lower['content-length'];
+		res.writeHead(status, lower);
+		res.end();
+		return;
+	}
 	if (body === undefined || body === null) {
 		res.writeHead(status, lower);
 		res.end();
@@ -336,7 +257,20 @@ export async function startWebhookHost(options: WebhookHostOptions): Promise<Web
 		settings: workflow.settings,
 	};
 	const workflowNode = workflow.getNode(nodeName) as INode;
-	const credentialsHelper = new HarnessCredentialsHelper(credentials);
+	const deletedCredentials = new Set<string>();
+	const credentialsHelper = new (class extends HarnessCredentialsHelper {
+		async getDecrypted(
+			additionalData: IWorkflowExecuteAdditionalData,
+			nodeCredentials: INodeCredentialsDetails,
+			type: string,
+		): Promise<ICredentialDataDecryptedObject> {
+			// n8n's CredentialNotFoundError, for a credential deleted while the workflow stays active.
+			if (deletedCredentials.has(type)) {
+				throw new UnexpectedError(`Credential with ID "${nodeCredentials.id}" does not exist for type "${type}".`);
+			}
+			return await super.getDecrypted(additionalData, nodeCredentials, type);
+		}
+	})(credentials);
 
 	const server: Server = createServer();
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -416,7 +350,8 @@ export async function startWebhookHost(options: WebhookHostOptions): Promise<Web
 			throw new HttpRefusal(404, `The requested webhook "${method} ${url.pathname.slice(9)}" is not registered.`);
 		}
 		const req = decorateRequest(raw, url, params);
-		if (options.bodyReading !== 'node' && !req.contentType?.startsWith('multipart/')) await preParseBody(req);
+		removeN8nCookies(req);
+		const cleanUpFiles = options.bodyReading === 'node' ? undefined : await readBodyAsN8nDoes(req, workflowNode.typeVersion);
 
 		const responses: IExecuteResponsePromiseData[] = [];
 		let announceResponse: (() => void) | undefined;
@@ -442,6 +377,9 @@ export async function startWebhookHost(options: WebhookHostOptions): Promise<Web
 			webhookErrors.push(error as Error);
 			send(res, 500, { code: 500, message: 'Workflow Webhook Error: Workflow could not be started!' });
 			return;
+		} finally {
+			// n8n deletes the temporary files of a multipart body once the node's webhook() returned.
+			await cleanUpFiles?.();
 		}
 		const answeredByNode = result.noWebhookResponse === true;
 		if (result.workflowData === undefined) {
@@ -507,6 +445,16 @@ export async function startWebhookHost(options: WebhookHostOptions): Promise<Web
 		webhookUrl: `${baseUrl}/webhook/${urlPath}`,
 		executions,
 		webhookErrors,
+		setCredential: (typeName, data) => {
+			const entry = credentials.find(({ type }) => type.name === typeName);
+			if (entry === undefined) throw new UnexpectedError(`The host has no credential of type "${typeName}"`);
+			if (data === undefined) {
+				deletedCredentials.add(typeName);
+			} else {
+				deletedCredentials.delete(typeName);
+				entry.data = data;
+			}
+		},
 		close: async () => {
 			for (const httpMethod of methods) await runLifecycle('delete', httpMethod);
 			await Promise.allSettled(executions.map((execution) => execution.run));

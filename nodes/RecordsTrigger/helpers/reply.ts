@@ -4,9 +4,15 @@ import type { BodyFormat } from './requestBody';
 /** The response object n8n hands to webhook nodes, narrowed to what the trigger uses (Node's ServerResponse API). */
 export interface WebhookReplyTarget {
 	headersSent?: boolean;
+	/** The connection is gone (the caller went away): nobody reads an answer. */
+	destroyed?: boolean;
+	statusCode?: number;
 	writeHead(status: number, headers: Record<string, string>): unknown;
 	end(body?: string): unknown;
 }
+
+/** Statuses whose answers never have a body (RFC 9110 §6.4.1): no Content-Length or Content-Type either. */
+const WITHOUT_BODY = new Set([204, 304]);
 
 function acceptQuality(accept: string, matches: (mediaType: string) => boolean): { q: number; position: number } {
 	let best = { q: 0, position: Number.MAX_SAFE_INTEGER };
@@ -44,9 +50,9 @@ export interface ReplyOptions {
 
 /** Answers the request directly; n8n is then told the node responded (`noWebhookResponse`). */
 export function writeReply(res: WebhookReplyTarget, status: number, value: unknown, options: ReplyOptions): void {
-	if (res.headersSent) return;
+	if (res.headersSent || res.destroyed) return;
 	const headers: Record<string, string> = { ...options.headers };
-	if (value === undefined || options.headOnly) {
+	if (value === undefined || options.headOnly || WITHOUT_BODY.has(status)) {
 		res.writeHead(status, headers);
 		res.end();
 		return;

@@ -1,4 +1,4 @@
-import { toXml } from './xml';
+import { toXml } from './xmlWriter';
 
 /** The format of an answer to the service's call: that of the call. */
 export type ReplyFormat = 'json' | 'xml';

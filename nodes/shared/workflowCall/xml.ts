@@ -1,10 +1,10 @@
 /**
- * A small XML reader and writer for the service's XML calls, safe by construction: there is no DTD
- * support at all, so entity expansion ("billion laughs") and external entities cannot happen. A
- * document with a DOCTYPE is refused; only the five predefined entities and numeric character
- * references are decoded.
+ * A small XML reader for the service's XML calls (xmlWriter.ts writes the answers), safe by
+ * construction: there is no DTD support at all, so entity expansion ("billion laughs") and
+ * external entities cannot happen. A document with a DOCTYPE is refused; only the five predefined
+ * entities and numeric character references are decoded.
  *
- * Mapping between XML and JSON (the same both ways):
+ * Mapping between XML and JSON (the same both ways; xmlWriter.ts writes it):
  * - the document becomes `{ rootName: value }`;
  * - an element with only text becomes that text (a string, not trimmed; an empty element is `""`);
  * - an element with child elements or attributes becomes an object: attributes under `@name`,
@@ -50,7 +50,9 @@ const WHITESPACE = /[ \t\r\n]*/y;
 
 /** Assigns an own property, also for names such as `__proto__` that plain assignment would misuse. */
 function setOwn(target: XmlObject, name: string, value: XmlValue): void {
-	Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+	// Plain assignment is several times faster; only __proto__ needs the slow way.
+	if (name === '__proto__') Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+	else target[name] = value;
 }
 
 function addChild(target: XmlObject, name: string, value: XmlValue): void {
@@ -63,7 +65,8 @@ function addChild(target: XmlObject, name: string, value: XmlValue): void {
 	else setOwn(target, name, [existing, value]);
 }
 
-function isXmlChar(code: number): boolean {
+/** Whether XML 1.0 can carry this character at all (its production Char). */
+export function isXmlChar(code: number): boolean {
 	return (
 		code === 0x9 ||
 		code === 0xa ||
@@ -277,81 +280,4 @@ class XmlReader {
 /** Parses an XML document; throws XmlSyntaxError (with line and column) when it is not acceptable. */
 export function parseXml(text: string): XmlObject {
 	return new XmlReader(text).read();
-}
-
-const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
-const ATTRIBUTE_ESCAPES: Record<string, string> = { ...TEXT_ESCAPES, '"': '&quot;' };
-
-/** Characters XML 1.0 cannot carry at all, not even as references, become U+FFFD. */
-function replaceNonXmlChars(text: string): string {
-	let result = '';
-	let from = 0;
-	let index = 0;
-	// Iterating by code point keeps surrogate pairs together; a lone surrogate is not an XML character.
-	for (const char of text) {
-		if (!isXmlChar(char.codePointAt(0) ?? 0)) {
-			result += `${text.slice(from, index)}\uFFFD`;
-			from = index + char.length;
-		}
-		index += char.length;
-	}
-	return from === 0 ? text : result + text.slice(from);
-}
-
-export function escapeXmlText(text: string): string {
-	return replaceNonXmlChars(text).replace(/[&<>]/g, (char) => TEXT_ESCAPES[char]);
-}
-
-function escapeXmlAttribute(text: string): string {
-	return replaceNonXmlChars(text).replace(/[&<>"]/g, (char) => ATTRIBUTE_ESCAPES[char]);
-}
-
-/** Turns any key into a usable element or attribute name: invalid characters become `_`. */
-export function xmlName(name: string): string {
-	let cleaned = name.replace(/[^\p{L}\p{M}\p{N}_:.\-\u00B7]/gu, '_');
-	if (!/^[\p{L}_:]/u.test(cleaned)) cleaned = `_${cleaned}`;
-	return cleaned;
-}
-
-function scalarText(value: unknown): string {
-	if (value instanceof Date) return value.toISOString();
-	return String(value);
-}
-
-function writeElement(name: string, value: unknown, out: string[]): void {
-	if (Array.isArray(value)) {
-		for (const item of value) writeElement(name, item, out);
-		return;
-	}
-	const tag = xmlName(name);
-	if (value === null || value === undefined) {
-		out.push(`<${tag}/>`);
-		return;
-	}
-	if (typeof value !== 'object' || value instanceof Date) {
-		out.push(`<${tag}>${escapeXmlText(scalarText(value))}</${tag}>`);
-		return;
-	}
-	let attributes = '';
-	const content: string[] = [];
-	for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-		if (key.startsWith(XML_ATTRIBUTE_PREFIX) && key.length > 1 && (child === null || typeof child !== 'object')) {
-			attributes += ` ${xmlName(key.slice(1))}="${escapeXmlAttribute(child === null ? '' : scalarText(child))}"`;
-		} else if (key === XML_TEXT_KEY && (child === null || typeof child !== 'object')) {
-			content.push(escapeXmlText(child === null ? '' : scalarText(child)));
-		} else {
-			writeElement(key, child, content);
-		}
-	}
-	out.push(content.length === 0 ? `<${tag}${attributes}/>` : `<${tag}${attributes}>${content.join('')}</${tag}>`);
-}
-
-/**
- * Writes `value` as a document with root element `rootName`, the reverse of parseXml. A list at
- * the root becomes repeated `<item>` elements inside the root element.
- */
-export function toXml(rootName: string, value: unknown): string {
-	const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
-	writeElement(rootName, Array.isArray(value) ? { item: value } : value, out);
-	return out.join('');
 }

@@ -16,7 +16,6 @@ import {
 	type HeaderEntry,
 	type TriggerBefore,
 } from '../../../shared/workflowCall/handshake';
-import { xmlName } from '../../../shared/workflowCall/xml';
 import { choice, jsonParameter, parameterError, wholeNumber } from '../../../shared/parameters/kit';
 import { asNodeError, errorItem } from '../../../shared/perItem';
 
@@ -233,7 +232,8 @@ function buildResponse(
 			fallback: 'sameAsCall',
 		});
 		const format = chosen === 'sameAsCall' ? callFormat : chosen;
-		const root = xmlName(String(options.xmlRootElement ?? '').trim() || DEFAULT_XML_ROOT);
+		// Made a name by the writer, which keeps a prefix only where the answer declares it.
+		const root = String(options.xmlRootElement ?? '').trim() || DEFAULT_XML_ROOT;
 		({ body, contentType } = serializeReply(value, format, root));
 	}
 	return { body, headers: { 'content-type': contentType, ...checked.headers }, statusCode };

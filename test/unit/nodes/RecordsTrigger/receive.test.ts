@@ -7,12 +7,9 @@ import {
 } from '../../../../nodes/RecordsTrigger/helpers/callerAuth';
 import { serializeReply } from '../../../../nodes/shared/workflowCall/replyBody';
 import { replyFormatFor } from '../../../../nodes/RecordsTrigger/helpers/reply';
-import {
-	chooseBodyFormat,
-	decodeBody,
-	parseBodyText,
-	parseContentType,
-} from '../../../../nodes/RecordsTrigger/helpers/requestBody';
+import { decodeBody } from '../../../../nodes/RecordsTrigger/helpers/bodyText';
+import { parseContentType } from '../../../../nodes/RecordsTrigger/helpers/contentType';
+import { chooseBodyFormat, parseBodyText } from '../../../../nodes/RecordsTrigger/helpers/requestBody';
 import { responseSetupProblem } from '../../../../nodes/RecordsTrigger/helpers/responseSetup';
 import { eventAccepted, eventNameOf } from '../../../../nodes/RecordsTrigger/receive';
 

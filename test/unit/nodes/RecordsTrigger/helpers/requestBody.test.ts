@@ -2,11 +2,15 @@
  * Form bodies (application/x-www-form-urlencoded): percent-encoded bytes are text in the body's
  * encoding, the "Body Encoding" option's when the request declares none. Property-based, with an
  * encoder as the oracle: any form a caller encodes in UTF-8 or windows-1250 parses back to its
- * fields (seeded, shrinking).
+ * fields (seeded, shrinking). Then hostile and unusual bodies: repeated names, deep nesting, byte
+ * order marks, bytes that are no text.
  */
 import fc from 'fast-check';
 
+import { decodeBody } from '../../../../../nodes/RecordsTrigger/helpers/bodyText';
+import { parseContentType } from '../../../../../nodes/RecordsTrigger/helpers/contentType';
 import { parseBodyText } from '../../../../../nodes/RecordsTrigger/helpers/requestBody';
+import { bestTime, timeBoundMs } from '../linearTime';
 
 /** Every character windows-1250 has, with its byte (TextDecoder knows the table; Node's Buffer does not). */
 const CP1250 = new Map<string, number>();
@@ -79,5 +83,52 @@ describe('form bodies', () => {
 			}),
 			SEEDED,
 		);
+	});
+});
+
+describe('hostile and unusual bodies', () => {
+	const json = parseContentType('application/json');
+
+	it('a form repeating one name 39,000 times (78 KB) is refused as too many fields, in time linear in its size', () => {
+		const body = 'a&'.repeat(39_000);
+		const bound = timeBoundMs(body.length);
+		const { ms, result } = bestTime(() => parseBodyText(body, 'form', undefined), bound);
+		expect(result).toMatchObject({ rejection: { status: 413, code: 'too_many_fields' } });
+		expect('rejection' in result && result.rejection.message).toMatch(/more than 1,000 fields/);
+		expect(ms).toBeLessThanOrEqual(bound);
+	});
+
+	it('a form of 1,000 fields under one name is read whole, its values in order', () => {
+		const values = Array.from({ length: 1000 }, (_, index) => String(index));
+		expect(parseBodyText(values.map((value) => `n=${value}`).join('&'), 'form', undefined)).toEqual({ value: { n: values } });
+	});
+
+	it('a JSON body nested 100,000 levels deep is refused with 400, as deep XML is', () => {
+		const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+		const result = parseBodyText(deep, 'json', json);
+		expect(result).toMatchObject({ rejection: { status: 400, code: 'invalid_json' } });
+		expect('rejection' in result && result.rejection.message).toMatch(/nested more than 256 levels/);
+		// Brackets inside strings are text, not nesting.
+		const text = JSON.stringify({ a: '['.repeat(1000), b: [[[['x']]]] });
+		expect(parseBodyText(text, 'json', json)).toEqual({ value: JSON.parse(text) });
+		expect(parseBodyText(`${'['.repeat(256)}${']'.repeat(256)}`, 'json', json)).toHaveProperty('value');
+	});
+
+	it.each([
+		['UTF-16LE', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"nazev":"Žluťoučký kůň"}', 'utf16le')])],
+		['UTF-16BE', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('{"nazev":"Žluťoučký kůň"}', 'utf16le').swap16()])],
+		['UTF-8', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"nazev":"Žluťoučký kůň"}')])],
+	])('a %s body with a byte order mark is decoded by it, whatever the Body Encoding says', (_encoding, bytes) => {
+		expect(decodeBody(bytes, json, 'windows-1250')).toEqual({ value: '{"nazev":"Žluťoučký kůň"}' });
+		expect(decodeBody(bytes, undefined)).toEqual({ value: '{"nazev":"Žluťoučký kůň"}' });
+	});
+
+	it('a binary body is refused as not text, with advice that fits it (not about Czech encodings)', () => {
+		const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0xff]);
+		const result = decodeBody(png, parseContentType('application/octet-stream'));
+		expect(result).toMatchObject({ rejection: { status: 415, code: 'not_text' } });
+		const message = 'rejection' in result ? result.rejection.message : '';
+		expect(message).not.toMatch(/windows-1250|Body Encoding/);
+		expect(message).toMatch(/multipart\/form-data/);
 	});
 });

@@ -56,6 +56,15 @@ describe('Records Trigger webhook description', () => {
 		}
 	});
 
+	it('answers a call no Respond node answered with 500, natively and by expression alike', () => {
+		for (const parameters of [{ path: 'x', responseMode: 'responseNode' }, { path: 'x', responseMode: 'onReceived', responseCode: 202 }]) {
+			const { workflow, node } = workflowNode(parameters);
+			const native = resolveWebhookDescriptionField(node, webhook, 'responseCode');
+			expect(native).toEqual({ resolved: true, value: byExpression(workflow, node, 'responseCode') });
+			expect(native).toEqual({ resolved: true, value: parameters.responseMode === 'responseNode' ? 500 : 202 });
+		}
+	});
+
 	it('leaves nodes with an expression in their parameters to the expression engine', () => {
 		const { node } = workflowNode({ path: '={{ "records/" + $now.year }}' });
 		expect(resolveWebhookDescriptionField(node, webhook, 'path')).toEqual({ resolved: false });

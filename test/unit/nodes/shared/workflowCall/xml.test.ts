@@ -1,4 +1,4 @@
-import { parseXml, toXml, XmlSyntaxError, XML_MAX_DEPTH } from '../../../../../nodes/shared/workflowCall/xml';
+import { parseXml, XmlSyntaxError, XML_MAX_DEPTH } from '../../../../../nodes/shared/workflowCall/xml';
 
 describe('Records Trigger XML reader', () => {
 	it('maps elements, repeated elements, attributes and text as documented', () => {
@@ -73,35 +73,5 @@ describe('Records Trigger XML reader', () => {
 		expect(Object.keys(document.r)).toEqual(['__proto__']);
 		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 		expect((document.r as { polluted?: unknown }).polluted).toBeUndefined();
-	});
-});
-
-describe('Records Trigger XML writer', () => {
-	it('writes the mapping parseXml reads, so a round trip keeps the data', () => {
-		const value = {
-			'@id': '7',
-			Název: 'A < B & "C"',
-			line: ['1', '2'],
-			nested: { deep: 'x' },
-			note: { '@lang': 'cs', '#text': 'pozor' },
-		};
-		const xml = toXml('record', value);
-		expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?><record id="7">')).toBe(true);
-		expect(parseXml(xml)).toEqual({ record: value });
-	});
-
-	it('writes numbers and booleans as text, null as an empty element, a root list as items', () => {
-		expect(toXml('response', { amount: 1234.5, paid: true, note: null })).toBe(
-			'<?xml version="1.0" encoding="UTF-8"?><response><amount>1234.5</amount><paid>true</paid><note/></response>',
-		);
-		expect(toXml('response', [{ a: 1 }, { a: 2 }])).toBe(
-			'<?xml version="1.0" encoding="UTF-8"?><response><item><a>1</a></item><item><a>2</a></item></response>',
-		);
-	});
-
-	it('turns keys that are not XML names into names, and characters XML cannot carry into U+FFFD', () => {
-		expect(toXml('r', { 'Kolik to stálo': '1', '2nd': 'x', bad: 'a\u0000b' })).toBe(
-			'<?xml version="1.0" encoding="UTF-8"?><r><Kolik_to_stálo>1</Kolik_to_stálo><_2nd>x</_2nd><bad>a\uFFFDb</bad></r>',
-		);
 	});
 });

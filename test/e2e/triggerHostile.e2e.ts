@@ -1,0 +1,243 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- a test: runs in Node.js, not inside
+	n8n (Node.js's modules) */
+/**
+ * The Records Trigger's URL on the open internet, in a real, running n8n: hostile requests (a form
+ * repeating one name, long Authorization headers, JSON nested 100,000 deep, a multipart upload past
+ * Max Body Size sent in chunks, a compressed bomb, callers going away mid-body), each refused with
+ * the trigger's own answer and starting nothing, while n8n's /healthz keeps answering promptly
+ * throughout. Then what callers get back: 204 without a length, an unanswered Respond-node call as
+ * 500, compressed text/json read, multipart fields and files, the Response Body's suggested
+ * expressions, and a deleted credential told to nobody. One n8n per release serves every test.
+ */
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { gzipSync } from 'node:zlib';
+
+import { sleep } from '../../tooling/lib/proc';
+import { N8nInstance, type WorkflowJson } from '../../tooling/n8n/n8nInstance';
+import { readSetup, runtimesUnderTest, workflow, type NodeSpec } from './harness';
+
+const { packed } = readSetup();
+
+const BASIC = { user: 'records-service', password: 'S3cret heslo čšž' };
+const PATHS = { plain: 'hostile/plain', basic: 'hostile/basic', respond: 'hostile/respond', small: 'hostile/small', status204: 'hostile/no-content' };
+const EXPRESSIONS_WEBHOOK_ID = '7e2b9c41-5a3d-4c8e-9f10-2a6b3c4d0035';
+const EXPRESSIONS_PATH = 'hostile/expr/:recordId';
+
+/** /healthz must answer every probe, none slower than this, while the hostile requests run. */
+const HEALTHZ_MAX_MS = 2000;
+
+interface Answer {
+	status: number;
+	headers: Record<string, string | string[] | undefined>;
+	text: string;
+	json?: Record<string, unknown>;
+}
+
+function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer | string; chunked?: boolean }): Promise<Answer> {
+	return new Promise((resolve, reject) => {
+		const body = options.body === undefined ? undefined : Buffer.from(options.body);
+		const headers: Record<string, string> = { ...options.headers };
+		if (body !== undefined && !options.chunked) headers['content-length'] = String(body.length);
+		const req = request(url, { method: options.method ?? 'POST', headers }, (res) => {
+			const chunks: Buffer[] = [];
+			res.on('data', (chunk: Buffer) => chunks.push(chunk));
+			res.on('end', () => {
+				const text = Buffer.concat(chunks).toString('utf8');
+				let json: Record<string, unknown> | undefined;
+				try {
+					json = JSON.parse(text) as Record<string, unknown>;
+				} catch {
+					json = undefined;
+				}
+				resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+			});
+		});
+		req.on('error', reject);
+		if (body !== undefined && options.chunked) {
+			for (let offset = 0; offset < body.length; offset += 64 * 1024) req.write(body.subarray(offset, offset + 64 * 1024));
+			req.end();
+		} else {
+			req.end(body);
+		}
+	});
+}
+
+/** Starts a body, sends part of it and goes away. */
+async function abortMidBody(url: string, contentType: string): Promise<void> {
+	const req = request(url, { method: 'POST', headers: { 'content-type': contentType, 'content-length': '100000' } });
+	req.on('error', () => undefined);
+	req.write('{"invoice": "FP-1", "note": "');
+	await sleep(200);
+	req.destroy();
+}
+
+const boundary = '----records-trigger-e2e';
+function multipart(parts: Array<{ name: string; value: Buffer | string; fileName?: string; type?: string }>): Buffer {
+	const chunks: Buffer[] = [];
+	for (const part of parts) {
+		const disposition = `form-data; name="${part.name}"${part.fileName ? `; filename="${part.fileName}"` : ''}`;
+		const type = part.type ? `\r\nContent-Type: ${part.type}` : '';
+		chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`), Buffer.from(part.value), Buffer.from('\r\n'));
+	}
+	chunks.push(Buffer.from(`--${boundary}--\r\n`));
+	return Buffer.concat(chunks);
+}
+const MULTIPART = `multipart/form-data; boundary=${boundary}`;
+
+const trigger = (id: string, parameters: Record<string, unknown>, extra: Partial<NodeSpec> = {}): NodeSpec => ({
+	name: 'Records call',
+	type: 'n8n-nodes-records.recordsTrigger',
+	typeVersion: 1.1,
+	webhookId: `7e2b9c41-5a3d-4c8e-9f10-${id.padStart(12, '0').slice(-12)}`,
+	parameters,
+	...extra,
+});
+
+describe.each(runtimesUnderTest())('the Records Trigger facing hostile callers in %s', (_title, runtime) => {
+	let n8n: N8nInstance;
+	let basicCredentialId: string;
+	const ids: Record<string, string> = {};
+	const url = (path: string) => `${n8n.baseUrl}/webhook/${path}`;
+
+	beforeAll(async () => {
+		n8n = await N8nInstance.create({ runtime, package: packed });
+		await n8n.start();
+		basicCredentialId = await n8n.createCredential({ name: 'Records service (Basic)', type: 'recordsTriggerBasicAuthApi', data: BASIC });
+		const basicCredential = { recordsTriggerBasicAuthApi: { id: basicCredentialId, name: 'Records service (Basic)' } };
+		const workflows: Record<string, WorkflowJson> = {
+			plain: workflow('hostilePlain', 'Hostile: plain', [trigger('1', { path: PATHS.plain })]),
+			small: workflow('hostileSmall', 'Hostile: 1 MB', [trigger('2', { path: PATHS.small, options: { maxBodySizeMb: 1 } })]),
+			basic: workflow('hostileBasic', 'Hostile: Basic auth', [
+				trigger('3', { path: PATHS.basic, authentication: 'basicAuth' }, { credentials: basicCredential }),
+			]),
+			status204: workflow('hostile204', 'Hostile: 204', [trigger('4', { path: PATHS.status204, responseCode: 204 })]),
+			// The Filter lets no item through, so Respond to Call never runs and the call is never answered.
+			respond: workflow('hostileRespond', 'Hostile: unanswered', [
+				trigger('5', { path: PATHS.respond, responseMode: 'responseNode' }),
+				{
+					name: 'Nothing passes',
+					type: 'n8n-nodes-base.filter',
+					typeVersion: 2,
+					parameters: {
+						conditions: {
+							options: { caseSensitive: true, leftValue: '', typeValidation: 'strict' },
+							conditions: [{ id: 'never', leftValue: '={{ $json.method }}', rightValue: 'NEVER', operator: { type: 'string', operation: 'equals' } }],
+							combinator: 'and',
+						},
+						options: {},
+					},
+				},
+				{ name: 'Respond to Call', type: 'n8n-nodes-records.records', parameters: { resource: 'workflowCall', operation: 'respond' } },
+			]),
+			expressions: workflow('hostileExpr', 'Hostile: described expressions', [
+				trigger('6', { path: EXPRESSIONS_PATH, responseBody: '={ "id": "{{ $json.query.id }}", "recordId": "{{ $json.params.recordId }}" }' }, { webhookId: EXPRESSIONS_WEBHOOK_ID }),
+			]),
+		};
+		for (const [key, json] of Object.entries(workflows)) ids[key] = await n8n.createWorkflow(json, { activate: true });
+		for (const path of Object.values(PATHS)) await n8n.waitForWebhook(path, { method: 'POST' });
+		// A path with ":name" segments is not offered by n8n's "Did you mean" answer: call it until it answers.
+		for (let tries = 0; (await fetch(url(`${EXPRESSIONS_WEBHOOK_ID}/hostile/expr/1`), { method: 'HEAD' })).status === 404; tries++) {
+			if (tries > 120) throw new Error('The webhook with a ":recordId" path was not registered within 60 s');
+			await sleep(500);
+		}
+	});
+
+	afterAll(async () => {
+		await n8n?.stop();
+	});
+
+	test('hostile requests are refused by the trigger, start nothing, and /healthz answers promptly throughout', async () => {
+		const probes: Array<{ status: number; ms: number }> = [];
+		let hostileDone = false;
+		const probing = (async () => {
+			while (!hostileDone) {
+				const start = performance.now();
+				const status = await fetch(`${n8n.baseUrl}/healthz`)
+					.then((response) => response.status)
+					.catch(() => 0);
+				probes.push({ status, ms: performance.now() - start });
+				await sleep(50);
+			}
+		})();
+
+		const form = await send(url(PATHS.plain), { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a&'.repeat(39_000) });
+		const textForm = await send(url(PATHS.plain), { headers: { 'content-type': 'text/json' }, body: '['.repeat(100_000) + ']'.repeat(100_000) });
+		const deepJson = await send(url(PATHS.plain), { headers: { 'content-type': 'application/json' }, body: '['.repeat(100_000) + ']'.repeat(100_000) });
+		const authorizations = await Promise.all(
+			Array.from({ length: 20 }, () => send(url(PATHS.basic), { headers: { 'content-type': 'application/json', authorization: `Bearer a${' '.repeat(15_500)}b` }, body: '{}' })),
+		);
+		const upload = await send(url(PATHS.small), {
+			headers: { 'content-type': MULTIPART },
+			body: multipart([{ name: 'scan', value: Buffer.alloc(3 * 1024 * 1024, 0x41), fileName: 'scan.pdf', type: 'application/pdf' }]),
+			chunked: true,
+		});
+		const bomb = await send(url(PATHS.small), {
+			headers: { 'content-type': 'text/json', 'content-encoding': 'gzip' },
+			body: gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20)),
+		});
+		await abortMidBody(url(PATHS.plain), 'text/json');
+		await abortMidBody(url(PATHS.plain), 'application/json');
+		hostileDone = true;
+		await probing;
+
+		expect([form.status, form.json?.code]).toEqual([413, 'too_many_fields']);
+		expect([textForm.status, textForm.json?.code]).toEqual([400, 'invalid_json']);
+		expect([deepJson.status, deepJson.json?.code]).toEqual([400, 'invalid_json']);
+		expect(new Set(authorizations.map((answer) => answer.status))).toEqual(new Set([401]));
+		expect([upload.status, upload.json?.code]).toEqual([413, 'payload_too_large']);
+		expect([bomb.status, bomb.json?.code]).toEqual([413, 'payload_too_large']);
+		expect(probes.length).toBeGreaterThan(0);
+		expect(probes.filter((probe) => probe.status !== 200)).toEqual([]);
+		expect(Math.max(...probes.map((probe) => probe.ms))).toBeLessThanOrEqual(HEALTHZ_MAX_MS);
+		for (const key of ['plain', 'small', 'basic']) expect(await n8n.executions(ids[key])).toHaveLength(0);
+	});
+
+	test('what callers get back: 204 without a length, an unanswered call as 500, compressed and multipart bodies read, described expressions working', async () => {
+		const noContent = await send(url(PATHS.status204), { headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+		expect(noContent.status).toBe(204);
+		expect(noContent.headers['content-length']).toBeUndefined();
+
+		const unanswered = await send(url(PATHS.respond), { headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+		expect(unanswered.status).toBe(500);
+
+		const compressed = await send(url(PATHS.plain), {
+			headers: { 'content-type': 'text/json', 'content-encoding': 'gzip' },
+			body: gzipSync(JSON.stringify({ event: 'invoice.paid', invoice_id: 4711 })),
+		});
+		expect(compressed.status).toBe(200);
+
+		const files = await send(url(PATHS.plain), {
+			headers: { 'content-type': MULTIPART },
+			body: multipart([
+				{ name: 'event', value: 'invoice.paid' },
+				{ name: 'invoice', value: '%PDF-1.4 FP-1', fileName: 'FP-1.pdf', type: 'application/pdf' },
+			]),
+		});
+		expect(files.status).toBe(200);
+		const executions = await n8n.waitForExecutions(ids.plain, 2);
+		const items = executions.map((execution) => execution.data?.resultData.runData['Records call']?.[0]?.data?.main?.[0]?.[0]);
+		expect(items[0]?.json).toMatchObject({ event: 'invoice.paid', format: 'json', body: { invoice_id: 4711 } });
+		expect(items[1]?.json).toMatchObject({ event: 'invoice.paid', format: 'form', body: { event: 'invoice.paid' } });
+		expect(items[1]?.binary?.invoice).toMatchObject({ fileName: 'FP-1.pdf', mimeType: 'application/pdf' });
+
+		const described = await send(`${url(`${EXPRESSIONS_WEBHOOK_ID}/hostile/expr/4711`)}?id=FP-1`, { headers: { 'content-type': 'application/json' }, body: '{}' });
+		if (runtime.spec.n8nVersion.startsWith('1.')) {
+			// n8n 1.x gives an immediate answer's expressions no "$json": a 500 that says so, as the description warns.
+			expect([described.status, described.json?.code]).toEqual([500, 'response_body_invalid']);
+			expect(described.json?.message).toMatch(/only on n8n 2 and later.*When Last Node Finishes/);
+		} else {
+			expect(described.json).toEqual({ id: 'FP-1', recordId: '4711' });
+		}
+	});
+
+	test('with its credential deleted, a caller gets a 500 that names no credential; n8n\'s log has the reason', async () => {
+		const logBefore = readFileSync(n8n.serverLog, 'utf8').length;
+		await n8n.api('DELETE', `/credentials/${basicCredentialId}`);
+		const answer = await send(url(PATHS.basic), { headers: { 'content-type': 'application/json' }, body: '{}' });
+		expect(answer.status).toBe(500);
+		expect(answer.json?.code).toBe('trigger_not_ready');
+		expect(answer.text).not.toMatch(new RegExp(`${basicCredentialId}|recordsTriggerBasicAuthApi|does not exist`));
+		expect(readFileSync(n8n.serverLog, 'utf8').slice(logBefore)).toMatch(/Records Trigger has no usable Basic Auth credential/);
+	});
+});
