@@ -132,6 +132,7 @@ describe('records the service refuses inside a 2xx answer', () => {
 		expect(result.items[1]).toEqual({
 			json: {
 				error: 'The service did not import this record: Record 1 was refused (fault injected by the sandbox)',
+				outcome: 'refused',
 				description:
 					'Batch 1 of 2 (items 0–1) for record type "ukoly": the service did not import 1 record (item 1)',
 				recordTypeId: 'ukoly',
@@ -151,7 +152,7 @@ describe('records the service refuses inside a 2xx answer', () => {
 			'Batch 1 of 2 (items 0–1) for record type "ukoly": the service did not import 2 records (items 0–1)',
 		);
 		expect(result.error?.description).toBe(
-			'Item 0: Record 0 was refused (fault injected by the sandbox). Item 1: Record 1 was refused (fault injected by the sandbox). The service imported the other 0 records of this batch. Correct the refused records and import them again. No records were imported. Not sent: 2 records of batch 2.',
+			'Item 0: Record 0 was refused (fault injected by the sandbox). Item 1: Record 1 was refused (fault injected by the sandbox). Correct the refused records and import them again. No records were imported. Not sent: 2 records of batch 2.',
 		);
 		expect(importLog()).toHaveLength(1);
 	});
