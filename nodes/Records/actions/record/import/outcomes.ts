@@ -67,23 +67,22 @@ function restOutcome(
 ): 'imported' | 'refused' | string {
 	const counted = summary.importedCount;
 	const sent = rest.length + named;
+	const nothingPositive = !anyPositive && !summary.positive;
+	// "Imported: 0", or a failure that names no record and nothing says otherwise: the whole batch.
+	if (counted === 0 && nothingPositive) return 'refused';
 	if (summary.failed && named === 0) {
-		// Nothing accounts for the failure but the whole batch: refused, unless something says otherwise.
-		if (!anyPositive && !summary.positive && (counted ?? 0) === 0) return 'refused';
+		if (nothingPositive && counted === undefined) return 'refused';
 		return 'says the import failed, and also that records were imported, without saying which';
 	}
 	if (summary.failed) {
 		if (counted === rest.length || (rest.length > 0 && rest.every(confirmed))) return 'imported';
-		if (counted === 0) return 'refused';
 		return 'says the import failed, and does not say whether the records it does not name were imported';
 	}
 	if ((summary.failedCount ?? 0) > named) {
 		return `counts ${plural(summary.failedCount!, 'failed record')} but names ${named === 0 ? 'none' : `only ${named}`}`;
 	}
 	if (summary.partial && named === 0) return 'says the import was partial, but names no refused record';
-	if (counted !== undefined && counted < rest.length) {
-		return counted === 0 && !anyPositive && !summary.positive ? 'refused' : `counts ${counted} imported of the ${plural(sent, 'record')} sent`;
-	}
+	if (counted !== undefined && counted < rest.length) return `counts ${counted} imported of the ${plural(sent, 'record')} sent`;
 	return 'imported';
 }
 
