@@ -158,6 +158,25 @@ describe('records the service refuses inside a 2xx answer', () => {
 	});
 });
 
+describe('Retry When Outcome Unknown', () => {
+	it('a record refused by the retry that followed a 502 after processing is unknown, not refused: the first attempt stored it', async () => {
+		await addFaults(sandbox, { route: 'import', status: 502, afterProcessing: true, times: 1 }, { route: 'import', skip: 1, refuseRecords: [0], times: 1 });
+		const result = await importTasks(tasks(2), { retryUnknownOutcome: true }, { continueOnFail: true });
+
+		expect(timesStored('Úkol 0')).toBe(1);
+		expect(result.items.map((item) => item.json.outcome)).toEqual(['unknown', 'imported']);
+		expect(result.items[0].json.error).toContain('an earlier attempt of the same request may already have imported');
+	});
+
+	it('a 400 on the retry that followed a 502 after processing leaves the batch unknown, not refused', async () => {
+		await addFaults(sandbox, { route: 'import', status: 502, afterProcessing: true, times: 1 }, { route: 'import', skip: 1, status: 400, times: 1 });
+		const result = await importTasks(tasks(2), { retryUnknownOutcome: true }, { continueOnFail: true });
+
+		expect(timesStored('Úkol 0')).toBe(1);
+		expect(result.items.map((item) => item.json.outcome)).toEqual(['unknown', 'unknown']);
+	});
+});
+
 describe("n8n's Retry On Fail", () => {
 	it('runs the whole import again after a failure, so a failed import says to turn it off', async () => {
 		await addFaults(sandbox, { route: 'import', status: 500, afterProcessing: true, skip: 1 });

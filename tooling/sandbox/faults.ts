@@ -5,6 +5,7 @@ import {
 	addImportOutcomeFaults,
 	checkImportOutcomeFaults,
 	IMPORT_OUTCOME_FAULT_KEYS,
+	type ImportAnswerEffect,
 	type ImportOutcomeFaults,
 	skipping,
 } from './importOutcomeFaults';
@@ -103,6 +104,8 @@ export interface FaultEffect {
 	/** See ImportOutcomeFaults. */
 	htmlPage?: boolean;
 	refuseRecord?: (index: number) => boolean;
+	answerShape?: ImportAnswerEffect['answerShape'];
+	refuseBatch?: ImportAnswerEffect['refuseBatch'];
 }
 
 const RULE_KEYS = new Set<string>([
@@ -324,6 +327,8 @@ export function faultKinds(effect: FaultEffect): string[] {
 	if (effect.insertRows.length > 0) kinds.push('insert_rows');
 	if (effect.htmlPage) kinds.push(effect.afterProcessing ? 'html_page_after_processing' : 'html_page');
 	if (effect.refuseRecord) kinds.push('refuse_records');
+	if (effect.refuseBatch) kinds.push(`refuse_batch_${effect.refuseBatch}`);
+	if (effect.answerShape) kinds.push(`answer_${effect.answerShape.shape}`);
 	return kinds;
 }
 

@@ -1,9 +1,11 @@
 /**
  * Fault options for import outcomes, a block of faults.ts's rules kept apart: what a gateway, sign-in
- * proxy or captive portal in front of the service can answer, and records the service refuses inside
- * a 2xx answer. The answers Record → Import must not take for an import.
+ * proxy or captive portal in front of the service can answer, records the service refuses inside a
+ * 2xx answer, and the shapes a real back end answers in (importAnswers.ts). The answers Record →
+ * Import must read for what they say, and never take for an import when they do not say it.
  */
 import type { FaultEffect, FaultRuleState } from './faults';
+import { BATCH_REFUSAL_SHAPES, type BatchRefusalShape, IMPORT_ANSWER_SHAPES, type ImportAnswerShape } from './importAnswers';
 
 function isNonNegativeNumber(value: unknown): value is number {
 	return typeof value === 'number' && Number.isFinite(value) && value >= 0;
@@ -22,9 +24,19 @@ export interface ImportOutcomeFaults {
 	refuseProbability?: number;
 	/** Let the first n matching requests through untouched (not counted as applied). */
 	skip?: number;
+	/** Imports: answer in this shape of a real back end (importAnswers.ts), whatever the guess. */
+	answerShape?: ImportAnswerShape;
+	/** Imports: store nothing, and answer 200 saying at the top that the import failed, in this shape. */
+	refuseBatch?: BatchRefusalShape;
 }
 
-export const IMPORT_OUTCOME_FAULT_KEYS = ['htmlPage', 'refuseRecords', 'refuseProbability', 'skip'];
+/** What the import route needs from the answer options of the rules that fired. */
+export interface ImportAnswerEffect {
+	answerShape?: { shape: ImportAnswerShape; random: () => number };
+	refuseBatch?: BatchRefusalShape;
+}
+
+export const IMPORT_OUTCOME_FAULT_KEYS = ['htmlPage', 'refuseRecords', 'refuseProbability', 'skip', 'answerShape', 'refuseBatch'];
 
 /** Checks the import-outcome options of a posted rule; an error message, or undefined. */
 export function checkImportOutcomeFaults(raw: Record<string, unknown>): string | undefined {
@@ -47,6 +59,12 @@ export function checkImportOutcomeFaults(raw: Record<string, unknown>): string |
 	if (raw.skip !== undefined && !(Number.isInteger(raw.skip) && (raw.skip as number) >= 0)) {
 		return 'skip must be a whole number from 0';
 	}
+	if (raw.answerShape !== undefined && !(IMPORT_ANSWER_SHAPES as readonly unknown[]).includes(raw.answerShape)) {
+		return `answerShape must be one of ${IMPORT_ANSWER_SHAPES.join(', ')}`;
+	}
+	if (raw.refuseBatch !== undefined && !(BATCH_REFUSAL_SHAPES as readonly unknown[]).includes(raw.refuseBatch)) {
+		return `refuseBatch must be one of ${BATCH_REFUSAL_SHAPES.join(', ')}`;
+	}
 	return undefined;
 }
 
@@ -62,6 +80,8 @@ export function addImportOutcomeFaults(effect: FaultEffect, rule: FaultRuleState
 		effect.htmlPage = true;
 		effect.afterProcessing = rule.afterProcessing === true;
 	}
+	if (rule.answerShape !== undefined) effect.answerShape ??= { shape: rule.answerShape, random: rule.rng };
+	if (rule.refuseBatch !== undefined) effect.refuseBatch ??= rule.refuseBatch;
 	const { refuseRecords, refuseProbability } = rule;
 	if (refuseRecords !== undefined || refuseProbability !== undefined) {
 		const listed = new Set(refuseRecords ?? []);

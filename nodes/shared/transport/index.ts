@@ -148,6 +148,7 @@ export async function recordsApiRequest<T = unknown>(
 		skipSslCertificateValidation: ignoreSslIssues === true,
 	};
 
+	let afterUnknownOutcome = false;
 	for (let attempt = 1; ; attempt++) {
 		const outcome = await send.call(this, options, secrets);
 		if (outcome.kind === 'response') {
@@ -156,6 +157,7 @@ export async function recordsApiRequest<T = unknown>(
 				statusCode: outcome.response.statusCode,
 				headers: outcome.response.headers as IDataObject,
 				attempts: attempt,
+				...(afterUnknownOutcome ? { afterUnknownOutcome } : {}),
 			};
 		}
 
@@ -168,9 +170,12 @@ export async function recordsApiRequest<T = unknown>(
 		const retryAfterTooLong =
 			outcome.retryAfterMs !== undefined && outcome.retryAfterMs > policy.maxRetryAfterMs;
 		if (!retryable || attempt >= policy.maxAttempts || retryAfterTooLong) {
-			const mayHaveProcessed = !idempotent && unknownOutcome(outcome);
-			throw apiError(this, request, outcome, { attempts: attempt, mayHaveProcessed, final: finalOutcome(outcome) }, secrets, policy);
+			// After an attempt whose outcome was unknown, a refusal of the last one does not undo it.
+			const mayHaveProcessed = !idempotent && (unknownOutcome(outcome) || afterUnknownOutcome);
+			const final = afterUnknownOutcome ? 'unknown' : finalOutcome(outcome);
+			throw apiError(this, request, outcome, { attempts: attempt, mayHaveProcessed, final }, secrets, policy);
 		}
+		if (!idempotent && unknownOutcome(outcome)) afterUnknownOutcome = true;
 		await sleep(
 			outcome.retryAfterMs === undefined
 				? backoffDelay(attempt, policy.baseDelayMs, policy.maxDelayMs)

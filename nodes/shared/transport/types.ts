@@ -78,6 +78,11 @@ export interface RecordsResponse<T = unknown> {
 	headers: IDataObject;
 	/** How many attempts it took; more than 1 means the request was retried. */
 	attempts: number;
+	/**
+	 * An earlier attempt failed after the service may have processed it (sent again only with
+	 * `retryUnknownOutcome`): this answer describes the last attempt, not what the earlier one did.
+	 */
+	afterUnknownOutcome?: boolean;
 }
 
 export type Outcome =

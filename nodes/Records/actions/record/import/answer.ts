@@ -17,12 +17,6 @@ export type ImportAnswer =
 	| ({ kind: 'service' } & AnswerReading)
 	| { kind: 'foreign'; statusCode: number; contentType: string; excerpt: string };
 
-export interface AnswerToRead {
-	statusCode: number;
-	headers: Record<string, unknown>;
-	body: unknown;
-}
-
 function header(headers: Record<string, unknown>, name: string): string {
 	for (const [key, value] of Object.entries(headers)) {
 		if (key.toLowerCase() === name) return String(Array.isArray(value) ? value[0] : value);
@@ -43,6 +37,28 @@ function jsonOf(body: unknown): { json: unknown } | 'foreign' {
 	}
 }
 
+export interface AnswerToRead {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body: unknown;
+	/**
+	 * An earlier attempt of this request failed after the service may have processed it: a record
+	 * this answer refuses may have been imported by that attempt, so its outcome is unknown.
+	 */
+	afterUnknownOutcome?: boolean;
+}
+
+/** A refusal of the last attempt says nothing of an earlier attempt that may have imported the record. */
+function afterEarlierAttempt(reading: AnswerReading): AnswerReading {
+	if (!reading.verdicts.some((verdict) => verdict.outcome === 'refused')) return reading;
+	const because =
+		'refuses records that an earlier attempt of the same request may already have imported (that attempt failed without an answer, and "Retry When Outcome Unknown" sent the batch again)';
+	return {
+		verdicts: reading.verdicts.map((verdict) => (verdict.outcome === 'refused' ? { outcome: 'unknown' } : verdict)),
+		unknownBecause: reading.unknownBecause === undefined ? because : `${reading.unknownBecause}, and ${because}`,
+	};
+}
+
 /**
  * Reads an import's 2xx answer for the batch's records (as sent). `secrets` are redacted from the
  * excerpt of a foreign answer before it is cut.
@@ -57,5 +73,6 @@ export function readImportAnswer(answer: AnswerToRead, records: readonly BatchRe
 			excerpt: excerpt(String(answer.body), secrets, EXCERPT_LENGTH),
 		};
 	}
-	return { kind: 'service', ...readOutcomes(content.json, records) };
+	const reading = readOutcomes(content.json, records);
+	return { kind: 'service', ...(answer.afterUnknownOutcome === true ? afterEarlierAttempt(reading) : reading) };
 }
