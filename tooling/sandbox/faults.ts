@@ -5,7 +5,7 @@ import {
 	addImportOutcomeFaults,
 	checkImportOutcomeFaults,
 	IMPORT_OUTCOME_FAULT_KEYS,
-	type ImportAnswerEffect,
+	type ImportOutcomeEffect,
 	type ImportOutcomeFaults,
 	skipping,
 } from './importOutcomeFaults';
@@ -85,7 +85,7 @@ export interface FaultRuleState extends FaultRule {
 }
 
 /** The combined effect of every rule that fires for one request. */
-export interface FaultEffect {
+export interface FaultEffect extends ImportOutcomeEffect {
 	ruleIds: string[];
 	latencyMs: number;
 	slowMs: number;
@@ -101,11 +101,6 @@ export interface FaultEffect {
 	insertRows: FaultRuleState[];
 	/** The 429 comes from a `rateLimit` (its Retry-After is a guess, guesses.ts). */
 	rateLimited?: boolean;
-	/** See ImportOutcomeFaults. */
-	htmlPage?: boolean;
-	refuseRecord?: (index: number) => boolean;
-	answerShape?: ImportAnswerEffect['answerShape'];
-	refuseBatch?: ImportAnswerEffect['refuseBatch'];
 }
 
 const RULE_KEYS = new Set<string>([

@@ -4,7 +4,6 @@
  * 2xx answer, and the shapes a real back end answers in (importAnswers.ts). The answers Record →
  * Import must read for what they say, and never take for an import when they do not say it.
  */
-import type { FaultEffect, FaultRuleState } from './faults';
 import { BATCH_REFUSAL_SHAPES, type BatchRefusalShape, IMPORT_ANSWER_SHAPES, type ImportAnswerShape } from './importAnswers';
 
 function isNonNegativeNumber(value: unknown): value is number {
@@ -30,10 +29,23 @@ export interface ImportOutcomeFaults {
 	refuseBatch?: BatchRefusalShape;
 }
 
-/** What the import route needs from the answer options of the rules that fired. */
-export interface ImportAnswerEffect {
+/** The part of a request's fault effect (faults.ts, FaultEffect) that these options make. */
+export interface ImportOutcomeEffect {
+	status?: number;
+	reset: boolean;
+	afterProcessing: boolean;
+	htmlPage?: boolean;
+	refuseRecord?: (index: number) => boolean;
 	answerShape?: { shape: ImportAnswerShape; random: () => number };
 	refuseBatch?: BatchRefusalShape;
+}
+
+/** The part of a rule's state (faults.ts, FaultRuleState) these options read. */
+export interface ImportOutcomeRule extends ImportOutcomeFaults {
+	afterProcessing?: boolean;
+	/** With `skip`: matching requests seen so far. */
+	skipped?: number;
+	rng: () => number;
 }
 
 export const IMPORT_OUTCOME_FAULT_KEYS = ['htmlPage', 'refuseRecords', 'refuseProbability', 'skip', 'answerShape', 'refuseBatch'];
@@ -69,13 +81,13 @@ export function checkImportOutcomeFaults(raw: Record<string, unknown>): string |
 }
 
 /** With `skip`: whether this matching request is one of those let through (and counts it). */
-export function skipping(rule: FaultRuleState): boolean {
+export function skipping(rule: ImportOutcomeRule): boolean {
 	if (rule.skip === undefined) return false;
 	rule.skipped = (rule.skipped ?? 0) + 1;
 	return rule.skipped <= rule.skip;
 }
 
-export function addImportOutcomeFaults(effect: FaultEffect, rule: FaultRuleState, terminalTaken: boolean): void {
+export function addImportOutcomeFaults(effect: ImportOutcomeEffect, rule: ImportOutcomeRule, terminalTaken: boolean): void {
 	if (rule.htmlPage === true && !terminalTaken && effect.status === undefined && !effect.reset) {
 		effect.htmlPage = true;
 		effect.afterProcessing = rule.afterProcessing === true;
