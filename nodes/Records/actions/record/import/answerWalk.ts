@@ -181,7 +181,7 @@ export class AnswerWalker {
 			} else if ((FAILURE_KEYS.has(name) || name === 'error') && typeof value === 'number') {
 				summary.failedCount = Math.max(summary.failedCount ?? 0, value);
 			} else if (FAILURE_KEYS.has(name)) {
-				this.failures(value, depth);
+				this.failures(name, value, depth);
 			} else if (SUCCESS_COUNT_KEYS.includes(name) && typeof value === 'number') {
 				direct = Math.min(direct ?? Infinity, value);
 			} else if (SUCCESS_PART_KEYS.includes(name) && typeof value === 'number') {
@@ -203,7 +203,7 @@ export class AnswerWalker {
 	}
 
 	/** A failure member that is no count: a list or a map of refused records, text, or a flag. */
-	private failures(value: unknown, depth: number): void {
+	private failures(name: string, value: unknown, depth: number): void {
 		const summary = this.walked.summary;
 		if (Array.isArray(value)) {
 			if (value.length > 0) summary.partial = true;
@@ -218,7 +218,9 @@ export class AnswerWalker {
 				this.add(list, { negative: true, positive: false, message: textOf(member) ?? key, list, position }, named && claimOf(named));
 			});
 		} else if (value === true) {
-			summary.failed = true;
+			// `failed: true` says the import failed; `errors: true` only that some records did.
+			if (name === 'errors' || name === 'failures') summary.partial = true;
+			else summary.failed = true;
 		} else if (typeof value === 'string' && value.trim() !== '') {
 			summary.partial = true;
 			this.text(value, this.newList(1), 0);

@@ -106,6 +106,7 @@ describe('unknown: never imported, never guessed', () => {
 		['more failed than named', { failed: 2, errors: [{ index: 0, message: 'x' }] }, 'counts 2 failed records but names only 1'],
 		['a count of failures only', { imported: 2, failed: 1 }, 'counts 1 failed record but names none'],
 		['a partial status only', { status: 'partial' }, 'partial'],
+		['errors: true', { errors: true }, 'partial'],
 		['fewer imported than sent', { imported: 2 }, 'counts 2 imported of the 3 records sent'],
 		['a failure with one refusal named', { success: false, errors: [{ index: 0, message: 'x' }] }, 'says the import failed'],
 		['a failure that contradicts its results', { success: false, results: [{ index: 0, status: 'created' }, { index: 1, status: 'created' }, { index: 2, status: 'created' }] }, 'says the import failed'],
