@@ -107,7 +107,9 @@ export function readOutcomes(body: unknown, records: readonly BatchRecord[]): An
 		return unknown(`counts ${summary.importedCount} imported of ${size} records, but names ${refused.length} refused ones`);
 	}
 	const unpairedRefusals = unpaired.filter((entry) => entry.negative);
-	const rest = byRecord.map((_, position) => position).filter((p) => !refused.includes(p) && !conflicting.includes(p));
+	const isRefused = new Set(refused);
+	const isConflicting = new Set(conflicting);
+	const rest = byRecord.map((_, position) => position).filter((p) => !isRefused.has(p) && !isConflicting.has(p));
 	const confirmed = (position: number) => byRecord[position].some((entry) => entry.positive);
 	const anyPositive = entries.some((entry) => entry.positive);
 	const restVerdict =
@@ -115,11 +117,11 @@ export function readOutcomes(body: unknown, records: readonly BatchRecord[]): An
 
 	const batchMessage = summary.message;
 	const verdicts = byRecord.map((paired, position): RecordVerdict => {
-		if (refused.includes(position)) {
+		if (isRefused.has(position)) {
 			const message = paired.find((entry) => entry.negative && entry.message !== undefined)?.message ?? batchMessage;
 			return message === undefined ? { outcome: 'refused' } : { outcome: 'refused', message };
 		}
-		if (conflicting.includes(position)) return { outcome: 'unknown' };
+		if (isConflicting.has(position)) return { outcome: 'unknown' };
 		if (restVerdict === 'refused') return batchMessage === undefined ? { outcome: 'refused' } : { outcome: 'refused', message: batchMessage };
 		if (restVerdict !== 'imported') return { outcome: 'unknown' };
 		const said = paired.find((entry) => entry.positive);

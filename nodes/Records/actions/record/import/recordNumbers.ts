@@ -36,8 +36,7 @@ export function fitsIdentity(record: BatchRecord | undefined, identity: Readonly
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
-	const text = (value: unknown) => (typeof value === 'string' ? value.normalize('NFC') : JSON.stringify(value));
-	return a === b || text(a) === text(b);
+	return a === b || valueText(a) === valueText(b);
 }
 
 /** Whether the claim can be about this record; undefined when it says nothing either way. */
@@ -65,15 +64,41 @@ export function settleCounting(claims: readonly NumberedClaim[], records: readon
 	return { problem: 'ambiguous' };
 }
 
+/** Per batch, per field: the positions of the records by their value, built when first asked. */
+const byFieldValue = new WeakMap<readonly BatchRecord[], Map<string, Map<string, number[]>>>();
+
+const valueText = (value: unknown) => (typeof value === 'string' ? value.normalize('NFC') : JSON.stringify(value));
+
+function positionsWith(records: readonly BatchRecord[], field: string, value: unknown): readonly number[] {
+	let fields = byFieldValue.get(records);
+	if (!fields) {
+		fields = new Map();
+		byFieldValue.set(records, fields);
+	}
+	let values = fields.get(field);
+	if (!values) {
+		values = new Map();
+		records.forEach((record, position) => {
+			if (!Object.prototype.hasOwnProperty.call(record, field)) return;
+			const text = valueText(record[field]);
+			const list = values!.get(text);
+			if (list) list.push(position);
+			else values!.set(text, [position]);
+		});
+		fields.set(field, values);
+	}
+	return values.get(valueText(value)) ?? [];
+}
+
 /** The one record of the batch with exactly these field values, if there is exactly one. */
 export function recordWithIdentity(identity: Readonly<Record<string, unknown>>, records: readonly BatchRecord[]): number | undefined {
-	let found: number | undefined;
-	for (let position = 0; position < records.length; position++) {
-		if (!fitsIdentity(records[position], identity)) continue;
-		if (found !== undefined) return undefined;
-		found = position;
+	let candidates: readonly number[] | undefined;
+	for (const [field, value] of Object.entries(identity)) {
+		const here = positionsWith(records, field, value);
+		candidates = candidates === undefined ? here : candidates.filter((position) => here.includes(position));
+		if (candidates.length === 0) return undefined;
 	}
-	return found;
+	return candidates?.length === 1 ? candidates[0] : undefined;
 }
 
 /** A record of a batch that an error message of the service points at. */
