@@ -53,6 +53,13 @@ export interface WalkedAnswer {
 
 const MAX_DEPTH = 32;
 
+/** What an entry's members say besides its verdict: its number, the record's field values. */
+interface EntryReading {
+	claim: NumberedClaim | undefined;
+	identity: Record<string, unknown>;
+	positive: boolean;
+}
+
 /** A key without case, punctuation or the words that only say "how many". */
 function stem(key: string): string {
 	return key
@@ -267,50 +274,65 @@ export class AnswerWalker {
 
 	private entry(object: Record<string, unknown>, kind: 'refusal' | 'success' | 'neutral', list: number, position: number): void {
 		const entry: AnswerEntry = { negative: kind === 'refusal', positive: false, list, position };
-		let claim: NumberedClaim | undefined;
-		const identity: Record<string, unknown> = {};
-		let explicitlyPositive = kind === 'success';
+		const read: EntryReading = { claim: undefined, identity: {}, positive: kind === 'success' };
+		this.entryMembers(object, entry, read, 0);
+		entry.positive = !entry.negative && (read.positive || entry.id !== undefined);
+		if (Object.keys(read.identity).length > 0) {
+			entry.identity = read.identity;
+			if (read.claim) read.claim.identity = read.identity;
+		}
+		this.add(list, entry, read.claim);
+	}
+
+	/**
+	 * The members of an entry, and of the objects inside it (`{"index": 1, "result": {"status":
+	 * "error"}}`): what they say of the record is said of it, wherever in the entry it stands.
+	 */
+	private entryMembers(object: Record<string, unknown>, entry: AnswerEntry, read: EntryReading, depth: number): void {
+		if (depth > MAX_DEPTH) {
+			this.walked.tooDeep = true;
+			return;
+		}
+		const top = depth === 0;
 		for (const [key, value] of Object.entries(object)) {
 			const name = stem(key);
-			if (INDEX_KEYS.has(name)) {
+			if (top && INDEX_KEYS.has(name)) {
 				const index = wholeNumber(value);
 				if (index === undefined) entry.badIndex = true;
-				else claim = { index };
+				else read.claim = { index };
 			} else if (STATUS_KEYS.has(name) && typeof value === 'string' && value !== '') {
 				entry.status ??= value;
 				const status = word(value);
 				if (NEGATIVE_WORDS.has(status) || isPartialWord(status)) entry.negative = true;
-				else explicitlyPositive = true;
+				else read.positive = true;
 			} else if (FLAG_KEYS.has(name) && typeof value === 'boolean') {
-				if (value) explicitlyPositive = true;
+				if (value) read.positive = true;
 				else entry.negative = true;
-			} else if (name === 'error' || name === 'errors' || name === 'exception') {
+			} else if (name === 'error' || name === 'exception' || FAILURE_KEYS.has(name)) {
 				if (present(value)) {
 					entry.negative = true;
 					entry.message ??= textOf(value);
 				}
-			} else if (ID_KEYS.has(name) && (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)))) {
+			} else if (name === 'haserrors' || name === 'hasfailures') {
+				if (value === true) entry.negative = true;
+			} else if (top && ID_KEYS.has(name) && (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)))) {
 				entry.id = value;
 			} else if (MESSAGE_KEYS.includes(name) && typeof value === 'string' && value !== '') {
-				entry.message = entry.message === undefined || name === 'message' ? value : entry.message;
-			} else if (PATH_KEYS.has(name) && typeof value === 'string') {
+				if (entry.message === undefined || (top && name === 'message')) entry.message = value;
+			} else if (top && PATH_KEYS.has(name) && typeof value === 'string') {
 				const named = findNamedRecord(value);
-				if (named) claim ??= { index: named.index, ...(named.inSentList ? { inSentList: true } : {}) };
-			} else if (RECORD_KEYS.has(name) && isObject(value)) {
+				if (named) read.claim ??= { index: named.index, ...(named.inSentList ? { inSentList: true } : {}) };
+			} else if (top && RECORD_KEYS.has(name) && isObject(value)) {
 				for (const [field, fieldValue] of Object.entries(value)) {
-					if (isPrimitive(fieldValue) && this.isField(field.normalize('NFC'))) identity[field.normalize('NFC')] = fieldValue;
+					if (isPrimitive(fieldValue) && this.isField(field.normalize('NFC'))) read.identity[field.normalize('NFC')] = fieldValue;
 				}
-			} else if (isPrimitive(value) && this.isField(key.normalize('NFC'))) {
-				identity[key.normalize('NFC')] = value;
-			} else if (FAILURE_KEYS.has(name) && (value === true || (Array.isArray(value) && value.length > 0))) {
-				entry.negative = true;
+			} else if (top && isPrimitive(value) && this.isField(key.normalize('NFC'))) {
+				read.identity[key.normalize('NFC')] = value;
+			} else if (isObject(value)) {
+				this.entryMembers(value, entry, read, depth + 1);
+			} else if (Array.isArray(value)) {
+				for (const element of value) if (isObject(element)) this.entryMembers(element, entry, read, depth + 1);
 			}
 		}
-		entry.positive = !entry.negative && (explicitlyPositive || entry.id !== undefined);
-		if (Object.keys(identity).length > 0) {
-			entry.identity = identity;
-			if (claim) claim.identity = identity;
-		}
-		this.add(list, entry, claim);
 	}
 }

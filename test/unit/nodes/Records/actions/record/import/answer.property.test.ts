@@ -179,6 +179,34 @@ describe('readImportAnswer over generated answers', () => {
 		);
 	});
 
+	it('anything negative said inside an entry that names a record leaves that record not "imported"', () => {
+		fc.assert(
+			fc.property(
+				fc.integer({ min: 1, max: 6 }),
+				fc.constantFrom('results', 'resultsFromOne', 'nested'),
+				negativeOfTheBatch,
+				fc.nat(3),
+				fc.nat(5),
+				fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+				(size, shape, negative, depth, which, seed) => {
+					const stored = Array.from({ length: size }, () => true);
+					const { sent, answered } = modelRecords({ stored, edited: stored.map(() => false), sharedKey: null });
+					const body = JSON.parse(renderImportAnswer(shape as never, answered, KEY_FIELD, createRng(seed)).body) as Record<string, unknown>;
+					const results = ((body.data as { result?: Record<string, unknown> } | undefined)?.result ?? body).results as Array<Record<string, unknown>>;
+					const target = results.find((entry) => entry.index === (which % size) + (shape === 'resultsFromOne' ? 1 : 0))!;
+					let said: Record<string, unknown> = Object.fromEntries(negative);
+					for (let level = 0; level < depth; level++) said = { detail: said };
+					target.outcome = said;
+
+					const result = readImportAnswer({ statusCode: 200, headers: {}, body }, sent, []);
+
+					expect(result.kind === 'service' && result.verdicts[which % size].outcome).not.toBe('imported');
+				},
+			),
+			runs,
+		);
+	});
+
 	// A JSON text value at the top is text to the node: n8n hands over a parsed "OK" and the text OK alike.
 	const anyJsonButText = fc.jsonValue({ maxDepth: 5 }).filter((json) => typeof json !== 'string');
 
