@@ -212,6 +212,22 @@ describe('finding 6: the token across the excerpt\'s cut', () => {
 		},
 	);
 
+	it('a JSON answer echoing the token in its reasons, and in the response output with Include Full Response, shows none of it', async () => {
+		replies = [
+			(authorization) => json({ success: false, error: `The token in "${authorization}" may not import into this record type` }),
+			(authorization) => json({ status: 'ok', imported: 3, request: { headers: { authorization } } }),
+		];
+		const refused = await importTasks(3, { includeResponse: true });
+		const imported = await importTasks(3, { includeResponse: true });
+
+		expect(outcomes(refused)).toEqual(['refused', 'refused', 'refused']);
+		expect(refused.items[0].json.error).toContain('The token in "Bearer ***" may not import');
+		expectNoPieceOfToken(refused);
+		expect(outcomes(imported)).toEqual(['imported', 'imported', 'imported']);
+		expect(imported.items[0].json.response).toEqual({ status: 'ok', imported: 3, request: { headers: { authorization: 'Bearer ***' } } });
+		expectNoPieceOfToken(imported);
+	});
+
 	it.each([458, 465, 478, 487])(
 		'an error answer echoing "Bearer <token>" from character %s, across the transport\'s 500-character cut, leaves no piece of it',
 		async (at) => {

@@ -63,3 +63,17 @@ export function redact(text: string, secrets: readonly string[]): string {
 export function excerpt(text: string, secrets: readonly string[], maxLength: number): string {
 	return redact(text, secrets).replace(/\s+/g, ' ').trim().slice(0, maxLength);
 }
+
+/** A parsed JSON value with every text in it (keys too) redacted, e.g. an answer put into an item. */
+export function redactValue(value: unknown, secrets: readonly string[]): unknown {
+	if (secretForms(secrets).length === 0) return value;
+	const walk = (part: unknown): unknown => {
+		if (typeof part === 'string') return redact(part, secrets);
+		if (Array.isArray(part)) return part.map(walk);
+		if (typeof part === 'object' && part !== null) {
+			return Object.fromEntries(Object.entries(part).map(([key, member]) => [redact(key, secrets), walk(member)]));
+		}
+		return part;
+	};
+	return walk(value);
+}

@@ -49,6 +49,11 @@ export interface WalkedAnswer {
 	summary: AnswerSummary;
 	/** Nested beyond what is read: nothing can be said of it. */
 	tooDeep: boolean;
+	/**
+	 * The answer has none of the words read here, only a message whose words may say the import
+	 * failed ("Import failed: …"): what it means is not plain.
+	 */
+	failureInWordsOnly?: string;
 }
 
 const MAX_DEPTH = 32;
@@ -73,8 +78,11 @@ const word = (value: string) => value.toLowerCase().replace(/[^a-z]/g, '');
 
 const NEGATIVE_WORDS = new Set([
 	'error', 'errors', 'failed', 'failure', 'fail', 'rejected', 'refused', 'invalid', 'skipped', 'notimported',
-	'denied', 'forbidden', 'unauthorized', 'declined', 'aborted', 'cancelled', 'canceled', 'ko',
+	'denied', 'forbidden', 'unauthorized', 'declined', 'aborted', 'cancelled', 'canceled', 'ko', 'nok', 'notok',
 ]);
+/** Words of a free-text message that may say an import failed (English, and Czech: chyba, nelze, selhal). */
+const FAILURE_TEXT =
+	/\b(errors?|fail(ed|ure|s)?|invalid|denied|refused|rejected|forbidden|not imported|unauthori[sz]ed|locked|disabled|not allowed)\b|chyb|nelze|selhal/i;
 const POSITIVE_WORDS = new Set([
 	'ok', 'success', 'succeeded', 'successful', 'done', 'completed', 'complete', 'imported', 'created', 'edited',
 	'updated', 'saved', 'stored', 'inserted', 'upserted', 'unchanged', 'processed', 'accepted',
@@ -137,6 +145,8 @@ export class AnswerWalker {
 
 	private failureMessage?: string;
 	private anyMessage?: string;
+	/** A word read here was seen (a flag, a status, an error, a count, a list of failures). */
+	private structured = false;
 
 	/** The field names of the batch as sent: an entry's members by these names name its record. */
 	private readonly fields = new Set<string>();
@@ -151,6 +161,10 @@ export class AnswerWalker {
 		else if (body === false) this.walked.summary.failed = true;
 		else if (body === true) this.walked.summary.positive = true;
 		this.walked.summary.message = this.failureMessage ?? this.anyMessage;
+		const evidence = this.structured || this.walked.entries.some((entry) => entry.negative || entry.positive);
+		if (!evidence && this.anyMessage !== undefined && FAILURE_TEXT.test(this.anyMessage)) {
+			this.walked.failureInWordsOnly = this.anyMessage;
+		}
 		return this.walked;
 	}
 
@@ -170,6 +184,8 @@ export class AnswerWalker {
 		let parts: number | undefined;
 		for (const [key, value] of Object.entries(object)) {
 			const name = stem(key);
+			const known = this.knownMember(name, value);
+			if (known) this.structured = true;
 			if (FLAG_KEYS.has(name) && typeof value === 'boolean') {
 				if (value) summary.positive = true;
 				else failedHere = true;
@@ -207,6 +223,14 @@ export class AnswerWalker {
 		}
 		const counted = direct ?? parts;
 		if (counted !== undefined) summary.importedCount = Math.min(summary.importedCount ?? Infinity, counted);
+	}
+
+	/** Whether a member of a summary is one of the words read here (not a message, not a nested part). */
+	private knownMember(name: string, value: unknown): boolean {
+		if (FLAG_KEYS.has(name) && typeof value === 'boolean') return true;
+		if (STATUS_KEYS.has(name) && typeof value === 'string') return true;
+		if (['error', 'exception', 'haserrors', 'hasfailures'].includes(name) || FAILURE_KEYS.has(name)) return true;
+		return [...SUCCESS_COUNT_KEYS, ...SUCCESS_PART_KEYS].includes(name) && typeof value === 'number';
 	}
 
 	/** A failure member that is no count: a list or a map of refused records, text, or a flag. */

@@ -86,12 +86,21 @@ function restOutcome(
 	return 'imported';
 }
 
-/** Reads what a service's JSON answer (already parsed) says of each record of the batch sent. */
-export function readOutcomes(body: unknown, records: readonly BatchRecord[]): AnswerReading {
+/**
+ * Reads what a service's JSON answer (already parsed) says of each record of the batch sent.
+ * `clean` is applied to every text taken from the answer (a reason, a status), before any cut: it
+ * takes the secrets out.
+ */
+export function readOutcomes(body: unknown, records: readonly BatchRecord[], clean: (text: string) => string = (text) => text): AnswerReading {
 	const size = records.length;
 	const unknown = (because: string): AnswerReading => ({ verdicts: records.map(() => ({ outcome: 'unknown' })), unknownBecause: because });
-	const { entries, lists, summary, tooDeep } = new AnswerWalker(records).walk(body);
+	const { entries, lists, summary, tooDeep, failureInWordsOnly } = new AnswerWalker(records).walk(body);
 	if (tooDeep) return unknown('is nested too deeply to be read');
+	if (failureInWordsOnly !== undefined) {
+		const said = clean(failureInWordsOnly);
+		const words = said.length > 120 ? `${said.slice(0, 120)}…` : said;
+		return unknown(`says only in words, which may mean that the import failed: "${words}"`);
+	}
 	const { byRecord, unpaired, counting } = pairEntries(entries, lists, records);
 
 	const refused: number[] = [];
@@ -115,10 +124,11 @@ export function readOutcomes(body: unknown, records: readonly BatchRecord[]): An
 	const restVerdict =
 		unpairedRefusals.length > 0 ? unpairedReason(unpairedRefusals, counting, size) : restOutcome(summary, refused.length + conflicting.length, rest, confirmed, anyPositive);
 
-	const batchMessage = summary.message;
+	const batchMessage = summary.message === undefined ? undefined : clean(summary.message);
 	const verdicts = byRecord.map((paired, position): RecordVerdict => {
 		if (isRefused.has(position)) {
-			const message = paired.find((entry) => entry.negative && entry.message !== undefined)?.message ?? batchMessage;
+			const reason = paired.find((entry) => entry.negative && entry.message !== undefined)?.message;
+			const message = reason === undefined ? batchMessage : clean(reason);
 			return message === undefined ? { outcome: 'refused' } : { outcome: 'refused', message };
 		}
 		if (isConflicting.has(position)) return { outcome: 'unknown' };
@@ -126,9 +136,9 @@ export function readOutcomes(body: unknown, records: readonly BatchRecord[]): An
 		if (restVerdict !== 'imported') return { outcome: 'unknown' };
 		const said = paired.find((entry) => entry.positive);
 		const verdict: RecordVerdict = { outcome: 'imported' };
-		if (said?.status !== undefined) verdict.status = said.status;
-		if (said?.id !== undefined) verdict.id = said.id;
-		if (said?.message !== undefined) verdict.message = said.message;
+		if (said?.status !== undefined) verdict.status = clean(said.status);
+		if (said?.id !== undefined) verdict.id = typeof said.id === 'string' ? clean(said.id) : said.id;
+		if (said?.message !== undefined) verdict.message = clean(said.message);
 		return verdict;
 	});
 	const reading: AnswerReading = { verdicts };

@@ -16,6 +16,7 @@ import {
 	type RecordsResponse,
 } from '../../../../shared/transport';
 import { JsonListBody } from '../../../../shared/transport/jsonBody';
+import { redactValue } from '../../../../shared/transport/redaction';
 
 
 /**
@@ -126,12 +127,14 @@ function fileAnswer(
 	const itemIndex = records[batch.positions[0]].itemIndex;
 	if (answer.kind === 'foreign') throw foreignAnswerError.call(this, answer, itemIndex);
 	const failure = describeAnswer.call(this, batch, batchCount, records, answer);
+	// The answer as output items show it ("Include Full Response"), without the secrets it may echo.
+	const shown = settings.includeResponse ? redactValue(response.body, connection.secrets) : undefined;
 	let imported = false;
 	batch.positions.forEach((position, indexInBatch) => {
 		const verdict = answer.verdicts[indexInBatch];
 		if (verdict.outcome === 'imported') {
 			imported = true;
-			results.outputs[position] = successOutput(batch, sent[indexInBatch], verdict, response.body, settings);
+			results.outputs[position] = successOutput(batch, sent[indexInBatch], verdict, shown, settings);
 		} else if (failure) {
 			results.failedAt[position] = {
 				failure,

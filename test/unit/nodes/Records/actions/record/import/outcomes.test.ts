@@ -29,6 +29,8 @@ describe('success for every record', () => {
 		['results without refusals', { results: [{ index: 0, status: 'created' }] }],
 		['results with unreadable numbers but no refusal', { results: [{ index: 7, status: 'created' }] }],
 		['true', true],
+		['a message without a word of failure', { message: '3 records imported' }],
+		['a message with a word of failure beside a status that says otherwise', { status: 'ok', message: '0 failed' }],
 	])('%s: all imported', (_label, body) => {
 		expect(letters(body)).toBe('III');
 	});
@@ -107,6 +109,7 @@ describe('unknown: never imported, never guessed', () => {
 		['a count of failures only', { imported: 2, failed: 1 }, 'counts 1 failed record but names none'],
 		['a partial status only', { status: 'partial' }, 'partial'],
 		['errors: true', { errors: true }, 'partial'],
+		['only a message saying in words that it failed', { message: 'Import failed: the record type is locked' }, 'says only in words'],
 		['fewer imported than sent', { imported: 2 }, 'counts 2 imported of the 3 records sent'],
 		['a failure with one refusal named', { success: false, errors: [{ index: 0, message: 'x' }] }, 'says the import failed'],
 		['a failure that contradicts its results', { success: false, results: [{ index: 0, status: 'created' }, { index: 1, status: 'created' }, { index: 2, status: 'created' }] }, 'says the import failed'],
