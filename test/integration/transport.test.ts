@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports,
-	@n8n/community-nodes/no-restricted-globals -- a test: runs in Node.js, not inside n8n (Node.js's
-	modules, `setTimeout`) */
+	@n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-hardcoded-secrets -- a test:
+	runs in Node.js, not inside n8n (Node.js's modules, `setTimeout`); its passwords are fixed test
+	values, not secrets */
 /**
  * The transport (nodes/shared/transport) in n8n's real execution engine, against the Records
  * sandbox over real HTTP. A test-only node calls recordsApiRequest with the request described by
