@@ -1,6 +1,6 @@
 import { exampleImports, outdatedExampleNodes, prepareSandboxForExamples, readExamples, readServiceCall } from '../../tooling/examples/examples';
 import { N8nInstance, nodeOutput } from '../../tooling/n8n/n8nInstance';
-import { PACKAGE_NODE_VERSIONS } from '../../tooling/n8n/nodeVersions';
+import { packageNodeVersions } from '../../tooling/n8n/nodeVersions';
 import { waitFor } from '../../tooling/lib/proc';
 import { REGISTRY_COMPANIES, startStandIns, type StandIns } from '../../tooling/examples/stand-ins';
 import { generateBankRows, REPORTS, startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
@@ -49,8 +49,8 @@ const isoDate = (text: string) => {
 };
 
 test('every node of this package in examples/ is at its version', () => {
-	expect(Object.keys(PACKAGE_NODE_VERSIONS)).toHaveLength(4);
-	expect(outdatedExampleNodes(PACKAGE_NODE_VERSIONS)).toEqual([]);
+	expect(Object.keys(packageNodeVersions())).toHaveLength(4);
+	expect(outdatedExampleNodes(packageNodeVersions())).toEqual([]);
 });
 
 describe.each(runtimesUnderTest())('the examples in %s', (_title, runtime) => {

@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { WorkflowJson } from '../../tooling/n8n/n8nInstance';
-import { PACKAGE_NODE_VERSIONS } from '../../tooling/n8n/nodeVersions';
+import { packageNodeVersions } from '../../tooling/n8n/nodeVersions';
 import type { PackedPackage } from '../../tooling/n8n/package';
 import { cacheDir } from '../../tooling/lib/paths';
 import { installedRuntime, RUNTIMES, runtimeSpec, type Runtime } from '../../tooling/n8n/runtime';
@@ -73,7 +73,7 @@ export function workflow(id: string, name: string, nodes: NodeSpec[]): WorkflowJ
 		active: false,
 		settings: { executionOrder: 'v1' },
 		nodes: nodes.map((node, index) => ({
-			typeVersion: PACKAGE_NODE_VERSIONS[node.type] ?? 1,
+			typeVersion: packageNodeVersions()[node.type] ?? 1,
 			...node,
 			id: node.id ?? `${id}-${index}`,
 			position: [index * 220, 0],

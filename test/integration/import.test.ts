@@ -58,11 +58,11 @@ describe('Each Input Item Is One Record', () => {
 		expect(importRequests()).toHaveLength(1);
 		expect(items).toEqual([
 			{
-				json: { status: 'created', id: '3', recordTypeId: 'ukoly', batch: 1, record: input[0] },
+				json: { status: 'created', outcome: 'imported', id: '3', recordTypeId: 'ukoly', batch: 1, record: input[0] },
 				pairedItem: { item: 0 },
 			},
 			{
-				json: { status: 'created', id: '4', recordTypeId: 'ukoly', batch: 1, record: input[1] },
+				json: { status: 'created', outcome: 'imported', id: '4', recordTypeId: 'ukoly', batch: 1, record: input[1] },
 				pairedItem: { item: 1 },
 			},
 		]);

@@ -132,6 +132,7 @@ describe('records the service refuses inside a 2xx answer', () => {
 		expect(result.items[1]).toEqual({
 			json: {
 				error: 'The service did not import this record: Record 1 was refused (fault injected by the sandbox)',
+				outcome: 'refused',
 				description:
 					'Batch 1 of 2 (items 0–1) for record type "ukoly": the service did not import 1 record (item 1)',
 				recordTypeId: 'ukoly',
@@ -151,9 +152,28 @@ describe('records the service refuses inside a 2xx answer', () => {
 			'Batch 1 of 2 (items 0–1) for record type "ukoly": the service did not import 2 records (items 0–1)',
 		);
 		expect(result.error?.description).toBe(
-			'Item 0: Record 0 was refused (fault injected by the sandbox). Item 1: Record 1 was refused (fault injected by the sandbox). The service imported the other 0 records of this batch. Correct the refused records and import them again. No records were imported. Not sent: 2 records of batch 2.',
+			'Item 0: Record 0 was refused (fault injected by the sandbox). Item 1: Record 1 was refused (fault injected by the sandbox). Correct the refused records and import them again. No records were imported. Not sent: 2 records of batch 2.',
 		);
 		expect(importLog()).toHaveLength(1);
+	});
+});
+
+describe('Retry When Outcome Unknown', () => {
+	it('a record refused by the retry that followed a 502 after processing is unknown, not refused: the first attempt stored it', async () => {
+		await addFaults(sandbox, { route: 'import', status: 502, afterProcessing: true, times: 1 }, { route: 'import', skip: 1, refuseRecords: [0], times: 1 });
+		const result = await importTasks(tasks(2), { retryUnknownOutcome: true }, { continueOnFail: true });
+
+		expect(timesStored('Úkol 0')).toBe(1);
+		expect(result.items.map((item) => item.json.outcome)).toEqual(['unknown', 'imported']);
+		expect(result.items[0].json.error).toContain('an earlier attempt of the same request may already have imported');
+	});
+
+	it('a 400 on the retry that followed a 502 after processing leaves the batch unknown, not refused', async () => {
+		await addFaults(sandbox, { route: 'import', status: 502, afterProcessing: true, times: 1 }, { route: 'import', skip: 1, status: 400, times: 1 });
+		const result = await importTasks(tasks(2), { retryUnknownOutcome: true }, { continueOnFail: true });
+
+		expect(timesStored('Úkol 0')).toBe(1);
+		expect(result.items.map((item) => item.json.outcome)).toEqual(['unknown', 'unknown']);
 	});
 });
 

@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports,
-	@n8n/community-nodes/no-restricted-globals -- a test: runs in Node.js, not inside n8n (Node.js's
-	modules, `setTimeout`) */
+	@n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-hardcoded-secrets -- a test:
+	runs in Node.js, not inside n8n (Node.js's modules, `setTimeout`); its passwords are fixed test
+	values, not secrets */
 /**
  * The transport (nodes/shared/transport) in n8n's real execution engine, against the Records
  * sandbox over real HTTP. A test-only node calls recordsApiRequest with the request described by
@@ -568,6 +569,38 @@ describe('the token stays secret', () => {
 				expect(`${error.message} ${error.description ?? ''}`).toContain('Rejected header: Bearer ***');
 				expect(everythingIn(error)).not.toContain(token);
 				expect(JSON.stringify(result.run.data.resultData)).not.toContain(token);
+			}
+		} finally {
+			await new Promise((resolve) => echo.close(resolve));
+		}
+	});
+
+	it('takes out the password of a Base URL with user information, and a token cut off past the 500th character', async () => {
+		const password = 'gate-pa55-word-7731';
+		const echo = createServer((req, res) => {
+			req.resume();
+			if (req.url?.startsWith('/moved')) {
+				res.writeHead(302, { location: `http://gate:${password}@127.0.0.1/login` });
+				res.end();
+				return;
+			}
+			res.writeHead(400, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ message: `${'x'.repeat(480)} ${req.headers.authorization ?? ''}` }));
+		});
+		await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+		const { port } = echo.address() as AddressInfo;
+		try {
+			for (const path of ['/moved', '/bad-request']) {
+				const result = await send({
+					path,
+					purpose: 'api',
+					credentials: { baseUrl: `http://gate:${password}@127.0.0.1:${port}`, token, allowHttp: true },
+					retry: { maxAttempts: 1 },
+				});
+				const seen = everythingIn(apiError(result));
+				expect(seen).not.toContain(password);
+				expect(seen).not.toContain(token.slice(0, 8));
+				expect(JSON.stringify(result.run.data.resultData)).not.toContain(password);
 			}
 		} finally {
 			await new Promise((resolve) => echo.close(resolve));

@@ -325,8 +325,44 @@ describe('import outcomes: a gateway\'s answers and refused records (importOutco
 		expect(taskNames()).not.toContain('B1');
 	});
 
+	it('answerShape answers in the shape of another back end, telling what it stored', async () => {
+		await addFaults({ route: 'import', answerShape: 'errorsFromOne', refuseRecords: [2], times: 1 }, { route: 'import', answerShape: 'jsonAsHtml', skip: 1, times: 1 });
+		const numberedFromOne = ok(await importTasks(['C0', 'C1', 'C2']));
+		const labelledHtml = ok(await importTasks(['D0']));
+
+		expect(numberedFromOne.json).toEqual({
+			status: 'partial',
+			imported: 2,
+			failed: 1,
+			errors: [{ index: 3, message: 'Record 2 was refused (fault injected by the sandbox)' }],
+		});
+		expect(labelledHtml.headers['content-type']).toBe('text/html; charset=UTF-8');
+		expect(JSON.parse(labelledHtml.text)).toMatchObject({ status: 'ok', created: 1 });
+		expect(taskNames()).toEqual(expect.arrayContaining(['C0', 'C1', 'D0']));
+		expect(taskNames()).not.toContain('C2');
+		expect(sandbox.state.stats.importLog[0]).toMatchObject({ keys: ['C0', 'C1'], sent: ['C0', 'C1', 'C2'] });
+	});
+
+	it('refuseBatch stores nothing and says at the top of a 200 that the import failed', async () => {
+		await addFaults({ route: 'import', refuseBatch: 'statusError', times: 1 });
+		const response = ok(await importTasks(['E0', 'E1']));
+
+		expect(response.status).toBe(200);
+		expect(response.json).toEqual({ status: 'error', message: `Record type "${RECORD_TYPES.tasks}" is locked for import (fault injected by the sandbox)` });
+		expect(taskNames()).not.toContain('E0');
+		expect((await stats()).faults.byKind).toEqual({ refuse_batch_statusError: 1 });
+	});
+
 	it('refuses unknown or malformed options', async () => {
-		for (const rule of [{ htmlPage: 'yes' }, { htmlPage: true, status: 500 }, { refuseRecords: [-1] }, { refuseProbability: 2 }, { skip: 1.5 }]) {
+		for (const rule of [
+			{ htmlPage: 'yes' },
+			{ htmlPage: true, status: 500 },
+			{ refuseRecords: [-1] },
+			{ refuseProbability: 2 },
+			{ skip: 1.5 },
+			{ answerShape: 'xml' },
+			{ refuseBatch: true },
+		]) {
 			const response = await request(sandbox.baseUrl, 'POST', '/__sandbox/faults', { body: { route: 'import', ...rule } });
 			expect(ok(response).status).toBe(400);
 		}

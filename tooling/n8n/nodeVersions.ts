@@ -16,4 +16,14 @@ function nodeVersions(): Record<string, number> {
 	return versions;
 }
 
-export const PACKAGE_NODE_VERSIONS: Readonly<Record<string, number>> = nodeVersions();
+let versions: Readonly<Record<string, number>> | undefined;
+
+/**
+ * Made when first asked, not when the module loads: the e2e global setup loads this module through
+ * Node's own resolution, where `nodes/Records/Records.node` names the `.json` file beside the `.ts`
+ * one; the tests, which ask, load it through jest's, which takes the `.ts`.
+ */
+export function packageNodeVersions(): Readonly<Record<string, number>> {
+	versions ??= nodeVersions();
+	return versions;
+}

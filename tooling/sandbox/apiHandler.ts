@@ -96,6 +96,7 @@ function importLogger(
 			recordTypeId,
 			records: outcome.records,
 			keys: outcome.keys,
+			sent: outcome.sent,
 			processed: outcome.processed,
 			status,
 		});

@@ -5,6 +5,7 @@ import {
 	addImportOutcomeFaults,
 	checkImportOutcomeFaults,
 	IMPORT_OUTCOME_FAULT_KEYS,
+	type ImportOutcomeEffect,
 	type ImportOutcomeFaults,
 	skipping,
 } from './importOutcomeFaults';
@@ -84,7 +85,7 @@ export interface FaultRuleState extends FaultRule {
 }
 
 /** The combined effect of every rule that fires for one request. */
-export interface FaultEffect {
+export interface FaultEffect extends ImportOutcomeEffect {
 	ruleIds: string[];
 	latencyMs: number;
 	slowMs: number;
@@ -100,9 +101,6 @@ export interface FaultEffect {
 	insertRows: FaultRuleState[];
 	/** The 429 comes from a `rateLimit` (its Retry-After is a guess, guesses.ts). */
 	rateLimited?: boolean;
-	/** See ImportOutcomeFaults. */
-	htmlPage?: boolean;
-	refuseRecord?: (index: number) => boolean;
 }
 
 const RULE_KEYS = new Set<string>([
@@ -324,6 +322,8 @@ export function faultKinds(effect: FaultEffect): string[] {
 	if (effect.insertRows.length > 0) kinds.push('insert_rows');
 	if (effect.htmlPage) kinds.push(effect.afterProcessing ? 'html_page_after_processing' : 'html_page');
 	if (effect.refuseRecord) kinds.push('refuse_records');
+	if (effect.refuseBatch) kinds.push(`refuse_batch_${effect.refuseBatch}`);
+	if (effect.answerShape) kinds.push(`answer_${effect.answerShape.shape}`);
 	return kinds;
 }
 

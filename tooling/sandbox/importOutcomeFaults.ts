@@ -1,9 +1,10 @@
 /**
  * Fault options for import outcomes, a block of faults.ts's rules kept apart: what a gateway, sign-in
- * proxy or captive portal in front of the service can answer, and records the service refuses inside
- * a 2xx answer. The answers Record → Import must not take for an import.
+ * proxy or captive portal in front of the service can answer, records the service refuses inside a
+ * 2xx answer, and the shapes a real back end answers in (importAnswers.ts). The answers Record →
+ * Import must read for what they say, and never take for an import when they do not say it.
  */
-import type { FaultEffect, FaultRuleState } from './faults';
+import { BATCH_REFUSAL_SHAPES, type BatchRefusalShape, IMPORT_ANSWER_SHAPES, type ImportAnswerShape } from './importAnswers';
 
 function isNonNegativeNumber(value: unknown): value is number {
 	return typeof value === 'number' && Number.isFinite(value) && value >= 0;
@@ -22,9 +23,32 @@ export interface ImportOutcomeFaults {
 	refuseProbability?: number;
 	/** Let the first n matching requests through untouched (not counted as applied). */
 	skip?: number;
+	/** Imports: answer in this shape of a real back end (importAnswers.ts), whatever the guess. */
+	answerShape?: ImportAnswerShape;
+	/** Imports: store nothing, and answer 200 saying at the top that the import failed, in this shape. */
+	refuseBatch?: BatchRefusalShape;
 }
 
-export const IMPORT_OUTCOME_FAULT_KEYS = ['htmlPage', 'refuseRecords', 'refuseProbability', 'skip'];
+/** The part of a request's fault effect (faults.ts, FaultEffect) that these options make. */
+export interface ImportOutcomeEffect {
+	status?: number;
+	reset: boolean;
+	afterProcessing: boolean;
+	htmlPage?: boolean;
+	refuseRecord?: (index: number) => boolean;
+	answerShape?: { shape: ImportAnswerShape; random: () => number };
+	refuseBatch?: BatchRefusalShape;
+}
+
+/** The part of a rule's state (faults.ts, FaultRuleState) these options read. */
+export interface ImportOutcomeRule extends ImportOutcomeFaults {
+	afterProcessing?: boolean;
+	/** With `skip`: matching requests seen so far. */
+	skipped?: number;
+	rng: () => number;
+}
+
+export const IMPORT_OUTCOME_FAULT_KEYS = ['htmlPage', 'refuseRecords', 'refuseProbability', 'skip', 'answerShape', 'refuseBatch'];
 
 /** Checks the import-outcome options of a posted rule; an error message, or undefined. */
 export function checkImportOutcomeFaults(raw: Record<string, unknown>): string | undefined {
@@ -47,21 +71,29 @@ export function checkImportOutcomeFaults(raw: Record<string, unknown>): string |
 	if (raw.skip !== undefined && !(Number.isInteger(raw.skip) && (raw.skip as number) >= 0)) {
 		return 'skip must be a whole number from 0';
 	}
+	if (raw.answerShape !== undefined && !(IMPORT_ANSWER_SHAPES as readonly unknown[]).includes(raw.answerShape)) {
+		return `answerShape must be one of ${IMPORT_ANSWER_SHAPES.join(', ')}`;
+	}
+	if (raw.refuseBatch !== undefined && !(BATCH_REFUSAL_SHAPES as readonly unknown[]).includes(raw.refuseBatch)) {
+		return `refuseBatch must be one of ${BATCH_REFUSAL_SHAPES.join(', ')}`;
+	}
 	return undefined;
 }
 
 /** With `skip`: whether this matching request is one of those let through (and counts it). */
-export function skipping(rule: FaultRuleState): boolean {
+export function skipping(rule: ImportOutcomeRule): boolean {
 	if (rule.skip === undefined) return false;
 	rule.skipped = (rule.skipped ?? 0) + 1;
 	return rule.skipped <= rule.skip;
 }
 
-export function addImportOutcomeFaults(effect: FaultEffect, rule: FaultRuleState, terminalTaken: boolean): void {
+export function addImportOutcomeFaults(effect: ImportOutcomeEffect, rule: ImportOutcomeRule, terminalTaken: boolean): void {
 	if (rule.htmlPage === true && !terminalTaken && effect.status === undefined && !effect.reset) {
 		effect.htmlPage = true;
 		effect.afterProcessing = rule.afterProcessing === true;
 	}
+	if (rule.answerShape !== undefined) effect.answerShape ??= { shape: rule.answerShape, random: rule.rng };
+	if (rule.refuseBatch !== undefined) effect.refuseBatch ??= rule.refuseBatch;
 	const { refuseRecords, refuseProbability } = rule;
 	if (refuseRecords !== undefined || refuseProbability !== undefined) {
 		const listed = new Set(refuseRecords ?? []);

@@ -154,8 +154,10 @@ export interface ImportLogEntry {
 	recordTypeId: string;
 	/** Records in the request body (0 when the body was unreadable or rejected before parsing). */
 	records: number;
-	/** Per record: its key value, or its JSON when it has no key (for duplicate detection). */
+	/** Per record stored: its key value, or its JSON when it has no key (for duplicate detection). */
 	keys: string[];
+	/** Per record of the request, stored or not: its key value, or its JSON when it has no key. */
+	sent: string[];
 	/** True when the records were stored. */
 	processed: boolean;
 	/** HTTP status sent, or `reset` when the connection was destroyed. */

@@ -5,7 +5,24 @@
 import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { Outcome, RecordsFunctions, RecordsRequest, RequestPurpose, RetryPolicy } from './index';
+import { redact } from './redaction';
+import type { Outcome, RecordsFunctions, RecordsRequest, RequestOutcome, RequestPurpose, RetryPolicy } from './types';
+
+/** What became of the request each error of the transport ends, for callers that report it per record. */
+const outcomes = new WeakMap<Error, RequestOutcome>();
+
+/** What became of the request a transport error ends; undefined for any other error. */
+export function requestOutcome(error: unknown): RequestOutcome | undefined {
+	return error instanceof Error ? outcomes.get(error) : undefined;
+}
+
+/** How a request ended: its attempts, and what became of it. */
+export interface RequestEnd {
+	attempts: number;
+	/** A request that is not idempotent failed after the service may have processed it. */
+	mayHaveProcessed: boolean;
+	final: RequestOutcome;
+}
 
 function permissionFor(purpose: RequestPurpose): string {
 	if (purpose === 'import') return 'the import permission';
@@ -81,9 +98,8 @@ export function apiError(
 	context: RecordsFunctions,
 	request: RecordsRequest,
 	failure: Extract<Outcome, { kind: 'failure' }>,
-	attempts: number,
-	mayHaveProcessed: boolean,
-	secret: string,
+	{ attempts, mayHaveProcessed, final }: RequestEnd,
+	secrets: readonly string[],
 	policy: RetryPolicy,
 ): NodeApiError {
 	const status = failure.statusCode;
@@ -95,12 +111,12 @@ export function apiError(
 			' The service may already have processed this request, so it was not sent again. Check the records in the service before re-running; if every record carries the record type\'s key field, a repeat only edits them, and you can turn on "Retry When Outcome Unknown".';
 	}
 
-	const redact = (text: string) => (secret.length >= 4 ? text.split(secret).join('***') : text);
-	const errorResponse: JsonObject = { message: redact(message), code: failure.code };
+	const hidden = (text: string) => redact(text, secrets);
+	const errorResponse: JsonObject = { message: hidden(message), code: failure.code };
 	if (status !== undefined) errorResponse.httpCode = String(status);
 	const error = new NodeApiError(context.getNode(), errorResponse, {
-		message: redact(message),
-		description: redact(description),
+		message: hidden(message),
+		description: hidden(description),
 		httpCode: status !== undefined ? String(status) : undefined,
 		itemIndex: request.itemIndex,
 	});
@@ -110,6 +126,7 @@ export function apiError(
 	else if (status === 401) error.failure = { cause: 'credential-invalid' };
 	// NodeApiError swaps any message containing a system error code for a generic text, e.g. one
 	// naming the record type "neexistuje" (contains EEXIST) for "The file or directory already exists".
-	error.message = redact(message);
+	error.message = hidden(message);
+	outcomes.set(error, final);
 	return error;
 }

@@ -1,53 +1,33 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHookFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IN8nHttpFullResponse,
-	IPollFunctions,
-	IWebhookFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { plainHttpRefusal } from '../../../credentials/RecordsApi.credentials';
 import { apiError } from './errors';
+import { excerpt, redact } from './redaction';
 import { describeTlsFailure, findTlsFailure } from './tlsFailure';
+import type {
+	Outcome,
+	RecordsConnection,
+	RecordsFunctions,
+	RecordsRequest,
+	RecordsResponse,
+	RequestOutcome,
+	RetryPolicy,
+} from './types';
+
+export type {
+	Outcome,
+	RecordsConnection,
+	RecordsFunctions,
+	RecordsRequest,
+	RecordsResponse,
+	RequestOutcome,
+	RequestPurpose,
+	RetryPolicy,
+} from './types';
+export { requestOutcome } from './errors';
 
 export const CREDENTIAL_TYPE = 'recordsApi';
-
-export type RecordsFunctions =
-	| IExecuteFunctions
-	| IPollFunctions
-	| ILoadOptionsFunctions
-	| IHookFunctions
-	| IWebhookFunctions;
-
-/** What a request is for; it chooses the permission named in a 401 and the wording of a 404. */
-export type RequestPurpose = 'import' | 'report' | 'api';
-
-export interface RetryPolicy {
-	/** Attempts in all, the first included. 1 turns retries off. */
-	maxAttempts: number;
-	baseDelayMs: number;
-	maxDelayMs: number;
-	/** Longest Retry-After the node will wait for; a longer one fails the request at once. */
-	maxRetryAfterMs: number;
-	/**
-	 * For requests that are not idempotent (imports): also retry failures after which the service
-	 * may already have processed the request (500, 502, 504, a connection reset, a response
-	 * timeout). Off by default, because a retried import of records without the record type's
-	 * key field would create them twice.
-	 */
-	retryUnknownOutcome: boolean;
-	/**
-	 * Statuses that end the request at once, without retries, whatever the rest of the policy says:
-	 * an adaptive report read gives up a page size the service refused instead of asking for it
-	 * again (pageSize.ts).
-	 */
-	finalStatuses?: readonly number[];
-}
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxAttempts: 5,
@@ -58,44 +38,6 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 };
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
-
-export interface RecordsRequest {
-	method: IHttpRequestMethods;
-	/** Path under the base URL, starting with a slash; path segments must already be encoded. */
-	path: string;
-	qs?: IDataObject;
-	body?: IDataObject | IDataObject[];
-	/**
-	 * A JSON body serialized by the caller (JsonListBody), sent as it is instead of `body`: an import
-	 * serializes its next batch while the current one is on the wire.
-	 */
-	serializedBody?: Buffer;
-	purpose: RequestPurpose;
-	/** Names what the request is about in messages, e.g. `record type "ukoly"`. */
-	subject?: string;
-	timeoutMs?: number;
-	retry?: Partial<RetryPolicy>;
-	itemIndex?: number;
-	/** The credential's address, read once by a caller that sends many requests (recordsConnection). */
-	connection?: RecordsConnection;
-}
-
-/** What the transport needs from the credential besides what its authenticate function adds. */
-export interface RecordsConnection {
-	baseUrl: string;
-	/** Only to redact it from error messages. */
-	secret: string;
-	/** The credential's "Ignore SSL Issues (Insecure)": accept any certificate. */
-	ignoreSslIssues?: boolean;
-}
-
-export interface RecordsResponse<T = unknown> {
-	body: T;
-	statusCode: number;
-	headers: IDataObject;
-	/** How many attempts it took; more than 1 means the request was retried. */
-	attempts: number;
-}
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
@@ -120,18 +62,6 @@ const UNKNOWN_OUTCOME_CODES = new Set([
 	'INVALID_JSON',
 ]);
 
-export type Outcome =
-	| { kind: 'response'; response: IN8nHttpFullResponse }
-	| {
-			kind: 'failure';
-			code: string;
-			message: string;
-			/** Replaces the generic description of a failure without an answer (a TLS failure). */
-			description?: string;
-			statusCode?: number;
-			retryAfterMs?: number;
-	  };
-
 /**
  * A refusal: the service (or a gateway) certainly did not process the request. 429 is a rate
  * limiter's answer, given before anything is handled. A 503 counts only with Retry-After, a
@@ -151,6 +81,19 @@ function unknownOutcome(failure: Extract<Outcome, { kind: 'failure' }>): boolean
 }
 
 /**
+ * What became of a request that failed for good: never sent (no connection, a failed TLS handshake),
+ * refused (an answer that says it was not processed: 3xx, 4xx, a 503 with Retry-After), or unknown
+ * (anything after which the service may have processed it, and any failure the transport cannot
+ * place).
+ */
+function finalOutcome(failure: Extract<Outcome, { kind: 'failure' }>): RequestOutcome {
+	if (failure.notSent === true || NOT_SENT_CODES.has(failure.code)) return 'notSent';
+	const status = failure.statusCode;
+	if (refusal(failure) || (status !== undefined && status >= 300 && status < 500)) return 'refused';
+	return 'unknown';
+}
+
+/**
  * Reads and checks the credential's Base URL. n8n decrypts the stored credential on every read, so
  * a caller sending many requests (the pages of a report, the batches of an import) reads it once
  * and passes it with each request.
@@ -162,10 +105,11 @@ export async function recordsConnection(this: RecordsFunctions, itemIndex?: numb
 	if (refusal) {
 		throw new NodeOperationError(this.getNode(), refusal, { itemIndex });
 	}
+	const secrets = credentialSecrets(String(credentials.token ?? ''), baseUrl);
 	if (!/^https?:\/\//i.test(baseUrl)) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`The credential's Base URL "${baseUrl}" is not an http(s) address`,
+			`The credential's Base URL "${redact(baseUrl, secrets)}" is not an http(s) address`,
 			{
 				itemIndex,
 				description: 'Enter the address of your installation, e.g. https://records.example.com',
@@ -174,7 +118,7 @@ export async function recordsConnection(this: RecordsFunctions, itemIndex?: numb
 	}
 	return {
 		baseUrl,
-		secret: String(credentials.token ?? ''),
+		secrets,
 		ignoreSslIssues: credentials.ignoreSSLIssues === true,
 	};
 }
@@ -183,7 +127,7 @@ export async function recordsApiRequest<T = unknown>(
 	this: RecordsFunctions,
 	request: RecordsRequest,
 ): Promise<RecordsResponse<T>> {
-	const { baseUrl, secret, ignoreSslIssues } =
+	const { baseUrl, secrets, ignoreSslIssues } =
 		request.connection ?? (await recordsConnection.call(this, request.itemIndex));
 
 	const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...request.retry };
@@ -204,14 +148,16 @@ export async function recordsApiRequest<T = unknown>(
 		skipSslCertificateValidation: ignoreSslIssues === true,
 	};
 
+	let afterUnknownOutcome = false;
 	for (let attempt = 1; ; attempt++) {
-		const outcome = await send.call(this, options);
+		const outcome = await send.call(this, options, secrets);
 		if (outcome.kind === 'response') {
 			return {
 				body: outcome.response.body as T,
 				statusCode: outcome.response.statusCode,
 				headers: outcome.response.headers as IDataObject,
 				attempts: attempt,
+				...(afterUnknownOutcome ? { afterUnknownOutcome } : {}),
 			};
 		}
 
@@ -224,9 +170,12 @@ export async function recordsApiRequest<T = unknown>(
 		const retryAfterTooLong =
 			outcome.retryAfterMs !== undefined && outcome.retryAfterMs > policy.maxRetryAfterMs;
 		if (!retryable || attempt >= policy.maxAttempts || retryAfterTooLong) {
-			const mayHaveProcessed = !idempotent && unknownOutcome(outcome);
-			throw apiError(this, request, outcome, attempt, mayHaveProcessed, secret, policy);
+			// After an attempt whose outcome was unknown, a refusal of the last one does not undo it.
+			const mayHaveProcessed = !idempotent && (unknownOutcome(outcome) || afterUnknownOutcome);
+			const final = afterUnknownOutcome ? 'unknown' : finalOutcome(outcome);
+			throw apiError(this, request, outcome, { attempts: attempt, mayHaveProcessed, final }, secrets, policy);
 		}
+		if (!idempotent && unknownOutcome(outcome)) afterUnknownOutcome = true;
 		await sleep(
 			outcome.retryAfterMs === undefined
 				? backoffDelay(attempt, policy.baseDelayMs, policy.maxDelayMs)
@@ -235,7 +184,7 @@ export async function recordsApiRequest<T = unknown>(
 	}
 }
 
-async function send(this: RecordsFunctions, options: IHttpRequestOptions): Promise<Outcome> {
+async function send(this: RecordsFunctions, options: IHttpRequestOptions, secrets: readonly string[]): Promise<Outcome> {
 	let response: IN8nHttpFullResponse;
 	try {
 		response = (await this.helpers.httpRequestWithAuthentication.call(
@@ -247,7 +196,7 @@ async function send(this: RecordsFunctions, options: IHttpRequestOptions): Promi
 		const tls = findTlsFailure(error);
 		if (tls) {
 			const { message, description } = describeTlsFailure(tls, new URL(options.url).host);
-			return { kind: 'failure', code: tls.code, message, description };
+			return { kind: 'failure', code: tls.code, message, description, notSent: true };
 		}
 		const code = findErrorCode(error);
 		if (code === 'ERR_CANCELED') {
@@ -281,7 +230,7 @@ async function send(this: RecordsFunctions, options: IHttpRequestOptions): Promi
 		kind: 'failure',
 		code: `HTTP_${statusCode}`,
 		statusCode,
-		message: serviceMessage(response.body),
+		message: serviceMessage(response.body, secrets),
 		retryAfterMs: parseRetryAfter(headerValue(response.headers, 'retry-after')),
 	};
 }
@@ -377,14 +326,36 @@ function describeConnectionFailure(code: string | undefined): string {
 	}
 }
 
-/** The spec does not define an error body; take a message from the usual places. */
-function serviceMessage(body: unknown): string {
-	if (typeof body === 'string') return body.slice(0, 500);
+/** Characters of a service's error message shown in an error. */
+const MESSAGE_LENGTH = 500;
+
+/**
+ * The spec does not define an error body; take a message from the usual places, its secrets
+ * redacted before it is cut to length.
+ */
+function serviceMessage(body: unknown, secrets: readonly string[]): string {
+	if (typeof body === 'string') return excerpt(body, secrets, MESSAGE_LENGTH);
 	if (body && typeof body === 'object') {
 		const { message, error, detail } = body as Record<string, unknown>;
 		for (const candidate of [message, detail, error]) {
-			if (typeof candidate === 'string' && candidate !== '') return candidate.slice(0, 500);
+			if (typeof candidate === 'string' && candidate !== '') return excerpt(candidate, secrets, MESSAGE_LENGTH);
 		}
 	}
 	return '';
+}
+
+/**
+ * What is redacted from the texts of failed requests: the token, and the password of a Base URL
+ * written with user information (`https://user:password@host`), which a redirect or an echo may
+ * carry.
+ */
+export function credentialSecrets(token: string, baseUrl: string): string[] {
+	const secrets = [token];
+	try {
+		const { password } = new URL(baseUrl);
+		if (password !== '') secrets.push(password, decodeURIComponent(password));
+	} catch {
+		// Not a URL: recordsConnection refuses it before any request.
+	}
+	return secrets;
 }

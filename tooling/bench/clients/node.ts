@@ -89,17 +89,29 @@ export async function prepareNodeImport(
 				continueOnFail: task.continueOnFail,
 			});
 			if (!task.continueOnFail) failIfErrored(result);
-			// Input items whose records the node reports as not imported (error items, paired to their input).
+			// Input items whose records the node reports as not imported (error items, paired to their input),
+			// and by the outcome their items give: refused, unknown, not sent.
 			const failedIndexes: number[] = [];
+			const byOutcome: Record<string, number[]> = { refused: [], unknown: [], notSent: [] };
 			result.items.forEach((item, position) => {
 				if (item.json.error === undefined && item.error === undefined) return;
 				const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
-				failedIndexes.push(typeof paired === 'object' && paired !== null ? paired.item : position);
+				const index = typeof paired === 'object' && paired !== null ? paired.item : position;
+				failedIndexes.push(index);
+				byOutcome[String(item.json.outcome ?? 'unknown')]?.push(index);
 			});
 			return {
 				count: result.items.length - failedIndexes.length,
 				n8nExecutionTimeMs: nodeExecutionTime(result, 'Records'),
-				details: { outputItems: result.items.length, errorItems: failedIndexes.length, failedIndexes, error: result.error?.message },
+				details: {
+					outputItems: result.items.length,
+					errorItems: failedIndexes.length,
+					failedIndexes,
+					refusedIndexes: byOutcome.refused,
+					unknownIndexes: byOutcome.unknown,
+					notSentIndexes: byOutcome.notSent,
+					error: result.error?.message,
+				},
 			};
 		},
 	};

@@ -5,6 +5,8 @@ import type * as http from 'node:http';
 import { authenticate, recordType, type SandboxContext } from '../context';
 import { decodeSegment, HttpError, isObject, json, methodNotAllowed, parseJsonBody, requireJsonContentType, type Reply } from '../http';
 import { identityOf, validateFields } from '../recordFields';
+import type { FaultEffect } from '../faults';
+import { type AnsweredRecord, renderBatchRefusal, renderImportAnswer } from '../importAnswers';
 import type { SandboxState } from '../state';
 import type { ApiRequest, RouteMatch } from './api';
 
@@ -14,6 +16,8 @@ export interface ImportOutcome {
 	reply: Reply;
 	records: number;
 	keys: string[];
+	/** Every record of the request, stored or not (identityOf). */
+	sent: string[];
 	processed: boolean;
 }
 
@@ -26,7 +30,7 @@ export function importRoute(ctx: SandboxContext, { req, method, parts }: ApiRequ
 		needsBody: true,
 		handle: (body, context) => {
 			if (method !== 'POST') throw methodNotAllowed('POST');
-			context.importOutcome = importRecords(ctx.state, req, recordTypeId, body, context.effect?.refuseRecord);
+			context.importOutcome = importRecords(ctx.state, req, recordTypeId, body, context.effect);
 			return context.importOutcome.reply;
 		},
 	};
@@ -37,7 +41,7 @@ function importRecords(
 	req: http.IncomingMessage,
 	recordTypeId: string,
 	text: string,
-	refuseRecord?: (index: number) => boolean,
+	effect: FaultEffect | undefined,
 ): ImportOutcome {
 	authenticate(state, req, 'import');
 	const type = recordType(state, recordTypeId);
@@ -50,6 +54,13 @@ function importRecords(
 		throw new HttpError(400, 'invalid_data', `"data" must be an array of record objects (got ${data === null ? 'null' : typeof data})`);
 	}
 	const records = data.map((item, index) => validateFields(type, item, index));
+	const sent = data.map((item) => identityOf(type, item));
+	if (effect?.refuseBatch !== undefined) {
+		// A fault (importOutcomeFaults.ts): the whole import fails, said at the top of a 200.
+		const refusal = renderBatchRefusal(effect.refuseBatch, recordTypeId);
+		return { reply: { status: 200, body: refusal.body }, records: records.length, keys: [], sent, processed: true };
+	}
+	const refuseRecord = effect?.refuseRecord;
 	const now = new Date().toISOString();
 	const results: Array<{ index: number; status: 'created' | 'edited' | 'error'; id?: string; message?: string }> = [];
 	const keys: string[] = [];
@@ -78,6 +89,17 @@ function importRecords(
 	});
 	state.stats.markStored(recordTypeId, keys);
 	const refused = results.length - created - edited;
+	if (effect?.answerShape !== undefined) {
+		// A fault (importOutcomeFaults.ts): the answer in the shape of another back end, telling the same.
+		const answered: AnsweredRecord[] = results.map((result, index) => ({
+			stored: result.status !== 'error',
+			...(result.status === 'error' ? { message: result.message } : { status: result.status, id: result.id }),
+			key: type.keyOf(records[index]),
+		}));
+		const rendered = renderImportAnswer(effect.answerShape.shape, answered, type.keyField, effect.answerShape.random);
+		const headers: Record<string, string> = rendered.contentType === undefined ? {} : { 'content-type': rendered.contentType };
+		return { reply: { status: 200, headers, body: rendered.body }, records: records.length, keys, sent, processed: true };
+	}
 	// The answer is a guess (guesses.ts); records refused by a fault are always listed.
 	const reply =
 		state.guesses.importAnswer === 'empty' && refused === 0
@@ -87,21 +109,27 @@ function importRecords(
 		reply,
 		records: records.length,
 		keys,
+		sent,
 		processed: true,
 	};
 }
 
 /** Best effort count of the records in a body that was not processed, for the import log. */
-export function describeUnprocessedImport(state: SandboxState, recordTypeId: string, text: string | undefined): { records: number; keys: string[] } {
-	if (text === undefined) return { records: 0, keys: [] };
+export function describeUnprocessedImport(
+	state: SandboxState,
+	recordTypeId: string,
+	text: string | undefined,
+): { records: number; keys: string[]; sent: string[] } {
+	if (text === undefined) return { records: 0, keys: [], sent: [] };
 	try {
 		const body = JSON.parse(text) as unknown;
 		if (isObject(body) && Array.isArray(body.data)) {
 			const type = state.recordTypes.get(recordTypeId);
-			return { records: body.data.length, keys: body.data.map((item: unknown) => identityOf(type, item)) };
+			const sent = body.data.map((item: unknown) => identityOf(type, item));
+			return { records: body.data.length, keys: sent, sent };
 		}
 	} catch {
 		// An unreadable body simply has no records to log.
 	}
-	return { records: 0, keys: [] };
+	return { records: 0, keys: [], sent: [] };
 }

@@ -1,24 +1,21 @@
 /**
  * What a 2xx answer to an import says, pure (no n8n). The guide (§4.1) does not show the answer, so
- * the node cannot know more than "the service answered 2xx"; but some 2xx answers cannot be the
- * service's: an HTML page is a sign-in page, proxy or captive portal in front of it, and any body
- * that is neither JSON nor empty is not the JSON service either. Such an
- * answer is a failure whose outcome is unknown. A JSON answer may list records the service refused.
+ * the node reads it for what it plainly says (outcomes.ts) and judges by content, not by label,
+ * whether it is the service's at all: JSON (as n8n parsed it, or text that parses as JSON) or no
+ * body is the service's whatever its Content-Type; an HTML page is a sign-in page, proxy or captive
+ * portal in front of the service, and any other text is not the JSON service either. Such an answer
+ * is foreign: whether the records were imported is unknown.
  */
-import { readRecordOutcomes, type RecordOutcome } from './batches';
+import { readOutcomes, type AnswerReading } from './outcomes';
+import type { BatchRecord } from './recordNumbers';
+import { excerpt, redact } from '../../../../shared/transport/redaction';
 
 /** Characters of a foreign answer shown in the error. */
-const EXCERPT_LENGTH = 160;
+export const EXCERPT_LENGTH = 160;
 
 export type ImportAnswer =
-	| { kind: 'service'; outcomes: Array<RecordOutcome | undefined> | undefined }
+	| ({ kind: 'service' } & AnswerReading)
 	| { kind: 'foreign'; statusCode: number; contentType: string; excerpt: string };
-
-export interface AnswerToRead {
-	statusCode: number;
-	headers: Record<string, unknown>;
-	body: unknown;
-}
 
 function header(headers: Record<string, unknown>, name: string): string {
 	for (const [key, value] of Object.entries(headers)) {
@@ -27,24 +24,55 @@ function header(headers: Record<string, unknown>, name: string): string {
 	return '';
 }
 
-const HTML_TYPE = /^\s*(text\/html|application\/xhtml\+xml)\b/i;
-const JSON_TYPE = /^\s*application\/([\w.+-]*\+)?json\b/i;
-const MARKUP_START = /^\s*</;
+/** The body as JSON: itself when n8n parsed it, parsed when it is text; `foreign` when it is neither. */
+function jsonOf(body: unknown): { json: unknown } | 'foreign' {
+	if (typeof body !== 'string') return { json: body ?? undefined };
+	const text = body.trim();
+	if (text === '') return { json: undefined };
+	if (text.startsWith('<')) return 'foreign';
+	try {
+		return { json: JSON.parse(text) as unknown };
+	} catch {
+		return 'foreign';
+	}
+}
 
-/** Reads an import's 2xx answer: only JSON or an empty body can be the service's. */
-export function readImportAnswer(answer: AnswerToRead, recordCount: number): ImportAnswer {
-	const contentType = header(answer.headers, 'content-type');
-	const text = typeof answer.body === 'string' ? answer.body : undefined;
-	const empty = answer.body === undefined || answer.body === null || (text !== undefined && text.trim() === '');
-	const html = HTML_TYPE.test(contentType) || (text !== undefined && MARKUP_START.test(text));
-	const foreign = html || (!empty && text !== undefined && !JSON_TYPE.test(contentType));
-	if (foreign) {
+export interface AnswerToRead {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body: unknown;
+	/**
+	 * An earlier attempt of this request failed after the service may have processed it: a record
+	 * this answer refuses may have been imported by that attempt, so its outcome is unknown.
+	 */
+	afterUnknownOutcome?: boolean;
+}
+
+/** A refusal of the last attempt says nothing of an earlier attempt that may have imported the record. */
+function afterEarlierAttempt(reading: AnswerReading): AnswerReading {
+	if (!reading.verdicts.some((verdict) => verdict.outcome === 'refused')) return reading;
+	const because =
+		'refuses records that an earlier attempt of the same request may already have imported (that attempt failed without an answer, and "Retry When Outcome Unknown" sent the batch again)';
+	return {
+		verdicts: reading.verdicts.map((verdict) => (verdict.outcome === 'refused' ? { outcome: 'unknown' } : verdict)),
+		unknownBecause: reading.unknownBecause === undefined ? because : `${reading.unknownBecause}, and ${because}`,
+	};
+}
+
+/**
+ * Reads an import's 2xx answer for the batch's records (as sent). `secrets` are redacted from the
+ * excerpt of a foreign answer before it is cut.
+ */
+export function readImportAnswer(answer: AnswerToRead, records: readonly BatchRecord[], secrets: readonly string[]): ImportAnswer {
+	const content = jsonOf(answer.body);
+	if (content === 'foreign') {
 		return {
 			kind: 'foreign',
 			statusCode: answer.statusCode,
-			contentType: contentType || 'no content type',
-			excerpt: (text ?? '').replace(/\s+/g, ' ').trim().slice(0, EXCERPT_LENGTH),
+			contentType: header(answer.headers, 'content-type') || 'no content type',
+			excerpt: excerpt(String(answer.body), secrets, EXCERPT_LENGTH),
 		};
 	}
-	return { kind: 'service', outcomes: readRecordOutcomes(answer.body, recordCount) };
+	const reading = readOutcomes(content.json, records, (text) => redact(text, secrets));
+	return { kind: 'service', ...(answer.afterUnknownOutcome === true ? afterEarlierAttempt(reading) : reading) };
 }

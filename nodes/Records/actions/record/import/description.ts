@@ -13,7 +13,7 @@ export const DEFAULT_BATCH_SIZE = 100;
  * and n8n's verification scan honours no inline exception, hence a named constant.
  */
 const RESPONSE_INFORMATION =
-	'The service does not document what an import returns. Each output item shows the record as sent and, when the response lists it, whether the record was created or edited; otherwise its status is "imported".';
+	'The service does not document what an import returns. Each output item shows the record as sent and its outcome: imported (created or edited when the answer says so), refused, not sent, or unknown when the answer does not say.';
 
 /** Import's warning about n8n's Retry On Fail, which the node cannot turn off nor see before a run. */
 const RETRY_ON_FAIL_NOTICE =

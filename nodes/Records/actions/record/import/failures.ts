@@ -2,11 +2,13 @@
 import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { findNamedRecord, type ImportBatch, type RecordOutcome, resolveNamedRecord } from './batches';
+import type { ImportBatch } from './batches';
 import type { ImportAnswer } from './answer';
-import type { ImportResults } from './sending';
+import type { RecordVerdict } from './outcomes';
+import { claimOf, findNamedRecord, settleCounting } from './recordNumbers';
+import type { BatchFailure, FailedRecord, ImportResults } from './types';
 import type { PendingRecord } from './records';
-
+import { requestOutcome, type RequestOutcome } from '../../../../shared/transport';
 
 /** "3", "3–7", "3–7, 9, 12–20" (capped). */
 export function describeIndexes(indexes: number[]): string {
@@ -30,21 +32,6 @@ export function count(n: number, singular: string, plural = `${singular}s`): str
 	return `${n} ${n === 1 ? singular : plural}`;
 }
 
-export interface BatchFailure {
-	batch: ImportBatch;
-	message: string;
-	description: string;
-	httpCode?: string;
-	itemIndex: number;
-	/** The original error, to keep its kind (API or operational) when rethrown. */
-	cause: Error;
-	/**
-	 * `foreignAnswer`: the answer was not the service's (the batches after it are not sent);
-	 * `refusedRecords`: the service refused some records of the batch and imported the others.
-	 */
-	kind?: 'foreignAnswer' | 'refusedRecords';
-}
-
 /**
  * What a failed import says when n8n's Retry On Fail is on: n8n then runs the node again, whole,
  * and every record the service already imported is sent again.
@@ -59,26 +46,21 @@ class ForeignAnswerError extends NodeOperationError {}
 export function foreignAnswerError(
 	this: IExecuteFunctions,
 	answer: Extract<ImportAnswer, { kind: 'foreign' }>,
-	secret: string,
 	itemIndex: number,
 ): NodeOperationError {
-	const redact = (text: string) => (secret.length >= 4 ? text.split(secret).join('***') : text);
-	const began = answer.excerpt === '' ? 'It was empty.' : `It began: "${redact(answer.excerpt)}".`;
-	const error = new ForeignAnswerError(
+	return new ForeignAnswerError(
 		this.getNode(),
 		`The answer was not the service's: ${answer.statusCode} with ${answer.contentType}, where the service answers JSON`,
 		{
 			itemIndex,
-			description: `${began} A sign-in page, proxy or captive portal between n8n and the service may have answered instead of it, before or after passing the records on: whether they were imported is unknown. They were not sent again, and no later batch was sent. Check the records in the service, and that the credential's Base URL reaches the service itself.`,
+			description: `It began: "${answer.excerpt}". A sign-in page, proxy or captive portal between n8n and the service may have answered instead of it, before or after passing the records on: whether they were imported is unknown. They were not sent again, and no later batch was sent. Check the records in the service, and that the credential's Base URL reaches the service itself.`,
 		},
 	);
-	error.message = redact(error.message);
-	return error;
 }
 
 /** Failures after which sending more batches cannot succeed: which batches they rule out. */
 export function rulesOut(failure: BatchFailure, batch: ImportBatch): boolean {
-	if (failure.kind === 'refusedRecords') return false;
+	if (failure.kind === 'answered') return false;
 	if (failure.cause instanceof NodeApiError) {
 		if (failure.httpCode === '401') return true;
 		if (failure.httpCode === '404') return batch.recordTypeId === failure.batch.recordTypeId;
@@ -86,6 +68,33 @@ export function rulesOut(failure: BatchFailure, batch: ImportBatch): boolean {
 	}
 	// Not an answer of the service: the credential or its Base URL is unusable.
 	return failure.cause instanceof NodeOperationError;
+}
+
+/** What became of a batch whose request failed: by the transport's account, or by the kind of error. */
+function outcomeOf(error: Error): RequestOutcome {
+	const known = requestOutcome(error);
+	if (known !== undefined) return known;
+	if (error instanceof ForeignAnswerError) return 'unknown';
+	// The credential's Base URL was refused before any request.
+	return error instanceof NodeOperationError ? 'notSent' : 'unknown';
+}
+
+/** Where a 4xx message names a record: the input item, or both items it may be when the counting is not settled. */
+function pointAtRecord(description: string, batch: ImportBatch, records: PendingRecord[]): { itemIndex?: number; text: string } | undefined {
+	const named = findNamedRecord(description);
+	if (!named) return undefined;
+	const batchRecords = batch.positions.map((position) => records[position].record);
+	const itemAt = (position: number) => records[batch.positions[position]].itemIndex;
+	const counting = settleCounting([claimOf(named)], batchRecords);
+	const field = named.field ? `, field "${named.field}"` : '';
+	if ('base' in counting) {
+		const itemIndex = itemAt(named.index - counting.base);
+		return { itemIndex, text: `The service points at record ${named.index} of this batch: input item ${itemIndex}${field}.` };
+	}
+	if (counting.problem !== 'ambiguous') return undefined;
+	return {
+		text: `The service points at record ${named.index} of this batch: input item ${itemAt(named.index)} if it counts from 0, item ${itemAt(named.index - 1)} if it counts from 1${field}.`,
+	};
 }
 
 export function describeFailure(
@@ -105,16 +114,10 @@ export function describeFailure(
 	let itemIndex = itemIndexes[0];
 
 	if (httpCode !== undefined && /^4\d\d$/.test(httpCode) && !['401', '404', '429'].includes(httpCode)) {
-		const named = findNamedRecord(description);
-		if (named) {
-			const position = resolveNamedRecord(
-				named,
-				batch.positions.map((p) => records[p].record),
-			);
-			if (position !== undefined) {
-				itemIndex = itemIndexes[position];
-				description = `${asSentence(description)} The service points at record ${named.index} of this batch: input item ${itemIndex}${named.field ? `, field "${named.field}"` : ''}. Correct it and run the import again; the service did not import this batch.`;
-			}
+		const pointed = pointAtRecord(description, batch, records);
+		if (pointed) {
+			itemIndex = pointed.itemIndex ?? itemIndex;
+			description = `${asSentence(description)} ${pointed.text} Correct it and run the import again; the service did not import this batch.`;
 		}
 	}
 	const message = `Batch ${batch.number} of ${batchCount} (${describeItems(itemIndexes)}) for record type "${batch.recordTypeId}" failed: ${cause.message}`;
@@ -126,36 +129,76 @@ export function describeFailure(
 		httpCode,
 		itemIndex,
 		cause,
+		outcome: outcomeOf(cause),
 		...(foreign ? { kind: 'foreignAnswer' as const } : {}),
 	};
 }
 
-/** A batch the service answered with 2xx, listing some of its records as not imported. */
-export function describeRefusal(
+/** Why the refused records were not imported: one reason for all, or each item's. */
+function refusalReasons(refusedItems: number[], messages: Array<string | undefined>): string {
+	const distinct = new Set(messages);
+	if (distinct.size === 1 && messages[0] !== undefined) return `The service's reason: ${asSentence(messages[0])}`;
+	const reasons = refusedItems
+		.slice(0, 3)
+		.map((item, i) => `Item ${item}: ${asSentence(messages[i] ?? 'no reason was given')}`);
+	if (refusedItems.length > 3) reasons.push(`(${refusedItems.length - 3} more.)`);
+	return reasons.join(' ');
+}
+
+/**
+ * A batch the service answered with 2xx whose answer refuses some of its records or leaves whether
+ * they were imported unknown; undefined when it says every record was imported.
+ */
+export function describeAnswer(
 	this: IExecuteFunctions,
 	batch: ImportBatch,
 	batchCount: number,
 	records: PendingRecord[],
-	refused: number[],
-	outcomes: Array<RecordOutcome | undefined>,
-): BatchFailure {
+	answer: { verdicts: RecordVerdict[]; unknownBecause?: string },
+): BatchFailure | undefined {
 	const itemIndexes = batch.positions.map((position) => records[position].itemIndex);
+	const inBatch = (outcome: RecordVerdict['outcome']) =>
+		answer.verdicts.flatMap((verdict, indexInBatch) => (verdict.outcome === outcome ? [indexInBatch] : []));
+	const refused = inBatch('refused');
+	const unknown = inBatch('unknown');
+	if (refused.length === 0 && unknown.length === 0) return undefined;
 	const refusedItems = refused.map((indexInBatch) => itemIndexes[indexInBatch]);
-	const reasons = refused
-		.slice(0, 3)
-		.map((indexInBatch) => `Item ${itemIndexes[indexInBatch]}: ${asSentence(outcomes[indexInBatch]?.message ?? 'no reason was given')}`);
-	if (refused.length > 3) reasons.push(`(${refused.length - 3} more.)`);
-	const imported = batch.positions.length - refused.length;
-	const message = `Batch ${batch.number} of ${batchCount} (${describeItems(itemIndexes)}) for record type "${batch.recordTypeId}": the service did not import ${count(refused.length, 'record')} (${describeItems(refusedItems)})`;
-	const description = `${reasons.join(' ')} The service imported the other ${count(imported, 'record')} of this batch. Correct the refused records and import them again.`;
+	const unknownItems = unknown.map((indexInBatch) => itemIndexes[indexInBatch]);
+	const imported = batch.positions.length - refused.length - unknown.length;
+
+	const said: string[] = [];
+	const description: string[] = [];
+	if (refused.length > 0) {
+		said.push(`the service did not import ${count(refused.length, 'record')} (${describeItems(refusedItems)})`);
+		const messages = refused.map((indexInBatch) => (answer.verdicts[indexInBatch] as { message?: string }).message);
+		description.push(refusalReasons(refusedItems, messages));
+	}
+	if (unknown.length > 0) {
+		said.push(`whether ${refused.length > 0 ? 'it' : 'the service'} imported ${count(unknown.length, 'record')} (${describeItems(unknownItems)}) is unknown`);
+		description.push(
+			`Its answer ${answer.unknownBecause ?? 'does not say'}. They were not sent again: check ${describeItems(unknownItems)} in the service before importing them again.`,
+		);
+	}
+	if (imported > 0) description.push(`The service imported the other ${count(imported, 'record')} of this batch.`);
+	if (refused.length > 0) description.push('Correct the refused records and import them again.');
+	const message = `Batch ${batch.number} of ${batchCount} (${describeItems(itemIndexes)}) for record type "${batch.recordTypeId}": ${said.join(', and ')}`;
 	return {
 		batch,
 		message,
-		description,
-		itemIndex: refusedItems[0],
+		description: description.join(' '),
+		itemIndex: refusedItems[0] ?? unknownItems[0],
 		cause: new NodeOperationError(this.getNode(), message),
-		kind: 'refusedRecords',
+		kind: 'answered',
+		outcome: unknown.length > 0 ? 'unknown' : 'refused',
 	};
+}
+
+/** What became of a record that was not imported. */
+export function recordOutcome(failed: FailedRecord | undefined): RequestOutcome {
+	if (!failed || !failed.sent) return 'notSent';
+	if (failed.refusal !== undefined) return 'refused';
+	if (failed.unknown !== undefined) return 'unknown';
+	return failed.failure.outcome;
 }
 
 export function toNodeError(this: IExecuteFunctions, failure: BatchFailure, message: string, description: string) {
@@ -188,11 +231,13 @@ export function stoppingError(this: IExecuteFunctions, results: ImportResults, r
 			'record',
 		);
 	const imported = results.outputs.filter((output) => output !== undefined).length;
-	const progress = [
-		results.succeeded.length === 0
-			? 'No records were imported.'
-			: `Already imported: ${count(imported, 'record')} of ${batchList(results.succeeded)}.`,
-	];
+	const unknown = results.failedAt.filter((failed) => failed !== undefined && recordOutcome(failed) === 'unknown') as FailedRecord[];
+	const unknownBatches = [...new Set(unknown.map((failed) => failed.batch))];
+	const progress: string[] = [];
+	if (imported > 0) progress.push(`Already imported: ${count(imported, 'record')} of ${batchList(results.succeeded)}.`);
+	// Said only when the node knows it: no record's outcome is unknown.
+	else if (unknown.length === 0) progress.push('No records were imported.');
+	if (unknown.length > 0) progress.push(`Outcome unknown: ${count(unknown.length, 'record')} of ${batchList(unknownBatches)}.`);
 	if (others.length > 0) progress.push(`Also failed: ${batchList(others.map((failure) => failure.batch))}.`);
 	if (results.notStarted.length > 0) {
 		progress.push(`Not sent: ${recordCount(results.notStarted)} of ${batchList(results.notStarted)}.`);

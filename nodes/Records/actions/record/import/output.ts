@@ -1,24 +1,24 @@
 /** The output item of each record: what the service answered, or why it was not imported. */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ImportBatch, RecordOutcome } from './batches';
+import type { ImportBatch } from './batches';
 import type { PreparedRecord } from './values';
-import type { ImportResults } from './sending';
+import type { FailedRecord } from './types';
 import type { ImportSettings } from './settings';
+import type { RecordVerdict } from './outcomes';
 import { type PendingRecord, sendableRecord } from './records';
-import { RETRY_ON_FAIL_WARNING } from './failures';
-
+import { RETRY_ON_FAIL_WARNING, recordOutcome } from './failures';
 
 export function successOutput(
 	batch: ImportBatch,
 	record: PreparedRecord,
-	outcome: RecordOutcome | undefined,
+	verdict: Extract<RecordVerdict, { outcome: 'imported' }> | undefined,
 	response: unknown,
 	settings: ImportSettings,
 ): IDataObject {
-	const json: IDataObject = { status: outcome?.status ?? 'imported' };
-	if (outcome?.id !== undefined) json.id = outcome.id;
-	if (outcome?.message !== undefined) json.message = outcome.message;
+	const json: IDataObject = { status: verdict?.status ?? 'imported', outcome: 'imported' };
+	if (verdict?.id !== undefined) json.id = verdict.id;
+	if (verdict?.message !== undefined) json.message = verdict.message;
 	json.recordTypeId = batch.recordTypeId;
 	json.batch = batch.number;
 	json.record = record;
@@ -26,21 +26,18 @@ export function successOutput(
 	return json;
 }
 
-export function failureOutput(
-	record: PendingRecord,
-	failed: ImportResults['failedAt'][number],
-	retryOnFail: boolean,
-): IDataObject {
-	const json: IDataObject = {
-		error: !failed
-			? 'Not sent'
-			: failed.refusal !== undefined
-				? `The service did not import this record: ${failed.refusal}`
-				: failed.sent
-					? failed.failure.message
-					: `Not sent, because batch ${failed.failure.batch.number} failed: ${failed.failure.cause.message}`,
-	};
-	const description = [failed?.refusal !== undefined ? failed.failure.message : failed?.failure.description];
+function errorText(failed: FailedRecord | undefined): string {
+	if (!failed) return 'Not sent';
+	if (failed.refusal !== undefined) return `The service did not import this record: ${failed.refusal}`;
+	if (failed.unknown !== undefined) return `Whether the service imported this record is unknown: its answer ${failed.unknown}`;
+	if (failed.sent) return failed.failure.message;
+	return `Not sent, because batch ${failed.failure.batch.number} failed: ${failed.failure.cause.message}`;
+}
+
+export function failureOutput(record: PendingRecord, failed: FailedRecord | undefined, retryOnFail: boolean): IDataObject {
+	const json: IDataObject = { error: errorText(failed), outcome: recordOutcome(failed) };
+	const answered = failed?.refusal !== undefined || failed?.unknown !== undefined;
+	const description = [answered ? failed?.failure.message : failed?.failure.description];
 	if (retryOnFail) description.push(RETRY_ON_FAIL_WARNING);
 	const text = description.filter(Boolean).join(' ');
 	if (text) json.description = text;

@@ -1,9 +1,10 @@
 /** Sending the batches of an import, in order, at most `concurrency` at a time. */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { type ImportBatch, planBatches, runInOrder } from './batches';
-import { type BatchFailure, describeFailure, describeRefusal, foreignAnswerError, rulesOut } from './failures';
+import { describeAnswer, describeFailure, foreignAnswerError, rulesOut } from './failures';
 import { readImportAnswer } from './answer';
+import type { ImportResults } from './types';
 import { successOutput } from './output';
 import type { ImportSettings } from './settings';
 import { IMPORT_PATH, type PendingRecord, sendableJson, sendableRecord } from './records';
@@ -15,20 +16,7 @@ import {
 	type RecordsResponse,
 } from '../../../../shared/transport';
 import { JsonListBody } from '../../../../shared/transport/jsonBody';
-
-
-/** What became of each record, by its position in the list of records. */
-export interface ImportResults {
-	outputs: Array<IDataObject | undefined>;
-	/**
-	 * Why a record was not imported: its batch failed, or was not sent after another failed, or the
-	 * service refused the record itself (`refusal`, what the answer said about it).
-	 */
-	failedAt: Array<{ failure: BatchFailure; batch: ImportBatch; sent: boolean; refusal?: string } | undefined>;
-	failures: BatchFailure[];
-	succeeded: ImportBatch[];
-	notStarted: ImportBatch[];
-}
+import { redactValue } from '../../../../shared/transport/redaction';
 
 
 /**
@@ -125,8 +113,8 @@ interface BatchContext {
 }
 
 /**
- * Files a batch's 2xx answer: an output per imported record, and the records the answer lists as
- * refused as one failure of the batch. Throws when the answer was not the service's.
+ * Files a batch's 2xx answer: an output per imported record, and the records the answer refuses or
+ * leaves unknown as one failure of the batch. Throws when the answer was not the service's.
  */
 function fileAnswer(
 	this: IExecuteFunctions,
@@ -134,29 +122,30 @@ function fileAnswer(
 	response: RecordsResponse,
 	connection: RecordsConnection,
 ): void {
-	const answer = readImportAnswer(response, batch.positions.length);
+	const sent = batch.positions.map((position) => sendableRecord(records[position]));
+	const answer = readImportAnswer(response, sent, connection.secrets);
 	const itemIndex = records[batch.positions[0]].itemIndex;
-	if (answer.kind === 'foreign') throw foreignAnswerError.call(this, answer, connection.secret, itemIndex);
-	const { outcomes } = answer;
-	const refused: number[] = [];
+	if (answer.kind === 'foreign') throw foreignAnswerError.call(this, answer, itemIndex);
+	const failure = describeAnswer.call(this, batch, batchCount, records, answer);
+	// The answer as output items show it ("Include Full Response"), without the secrets it may echo.
+	const shown = settings.includeResponse ? redactValue(response.body, connection.secrets) : undefined;
+	let imported = false;
 	batch.positions.forEach((position, indexInBatch) => {
-		const outcome = outcomes?.[indexInBatch];
-		if (outcome?.refused) {
-			refused.push(indexInBatch);
-			return;
+		const verdict = answer.verdicts[indexInBatch];
+		if (verdict.outcome === 'imported') {
+			imported = true;
+			results.outputs[position] = successOutput(batch, sent[indexInBatch], verdict, shown, settings);
+		} else if (failure) {
+			results.failedAt[position] = {
+				failure,
+				batch,
+				sent: true,
+				...(verdict.outcome === 'refused'
+					? { refusal: verdict.message ?? 'no reason was given' }
+					: { unknown: answer.unknownBecause ?? 'does not say' }),
+			};
 		}
-		results.outputs[position] = successOutput(batch, sendableRecord(records[position]), outcome, response.body, settings);
 	});
-	if (refused.length < batch.positions.length) results.succeeded.push(batch);
-	if (refused.length === 0) return;
-	const failure = describeRefusal.call(this, batch, batchCount, records, refused, outcomes ?? []);
-	results.failures.push(failure);
-	for (const indexInBatch of refused) {
-		results.failedAt[batch.positions[indexInBatch]] = {
-			failure,
-			batch,
-			sent: true,
-			refusal: outcomes?.[indexInBatch]?.message ?? 'no reason was given',
-		};
-	}
+	if (imported) results.succeeded.push(batch);
+	if (failure) results.failures.push(failure);
 }

@@ -1,59 +1,56 @@
-import { readImportAnswer } from '../../../../../../../nodes/Records/actions/record/import/answer';
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- a test: its token is a fixed test value */
+import { EXCERPT_LENGTH, readImportAnswer } from '../../../../../../../nodes/Records/actions/record/import/answer';
+
+const TOKEN = 'rk_review2_8f3a61c04e9b27d5a1c6e08f93b4d27a';
+const RECORDS = [{ Název: 'a' }, { Název: 'b' }];
 
 const answer = (body: unknown, contentType?: string, statusCode = 200) => ({
 	statusCode,
 	headers: contentType === undefined ? {} : { 'Content-Type': contentType },
 	body,
 });
+const read = (body: unknown, contentType?: string) => readImportAnswer(answer(body, contentType), RECORDS, [TOKEN]);
 
-describe('readImportAnswer', () => {
-	it('takes JSON, an empty body and 204 for the service', () => {
-		expect(readImportAnswer(answer({ status: 'ok' }, 'application/json'), 1).kind).toBe('service');
-		expect(readImportAnswer(answer('', 'application/json'), 1).kind).toBe('service');
-		expect(readImportAnswer(answer(undefined, undefined, 204), 1).kind).toBe('service');
-		expect(readImportAnswer(answer({ ok: 1 }, 'application/problem+json'), 1).kind).toBe('service');
+describe('readImportAnswer: whose answer it is, by its content', () => {
+	it.each([
+		['JSON n8n parsed', { status: 'ok' }, 'application/json'],
+		['an empty body', '', 'application/json'],
+		['no body at all', undefined, undefined],
+		['JSON under a vendor type', { ok: 1 }, 'application/problem+json'],
+		['JSON n8n parsed although labelled text/html (a PHP default)', { status: 'ok', imported: 2 }, 'text/html; charset=UTF-8'],
+		['JSON text labelled text/plain', '{"status":"ok"}', 'text/plain'],
+		['a JSON list as text', ' [{"id": 1}, {"id": 2}] ', undefined],
+	])('takes %s for the service\'s answer', (_label, body, contentType) => {
+		expect(read(body, contentType)).toMatchObject({ kind: 'service', verdicts: [{ outcome: 'imported' }, { outcome: 'imported' }] });
 	});
 
-	it('takes an HTML page for a foreign answer, by content type or by its first character', () => {
-		expect(readImportAnswer(answer('<!DOCTYPE html><p>Sign in', 'text/html; charset=utf-8'), 1)).toEqual({
+	it('takes an HTML page for a foreign answer, whatever its label', () => {
+		expect(read('<!DOCTYPE html><p>Sign in', 'text/html; charset=utf-8')).toEqual({
 			kind: 'foreign',
 			statusCode: 200,
 			contentType: 'text/html; charset=utf-8',
 			excerpt: '<!DOCTYPE html><p>Sign in',
 		});
-		expect(readImportAnswer(answer('\n  <html>\n<body>', undefined), 1)).toMatchObject({
-			kind: 'foreign',
-			contentType: 'no content type',
-			excerpt: '<html> <body>',
-		});
+		expect(read('\n  <html>\n<body>', 'application/json')).toMatchObject({ kind: 'foreign', excerpt: '<html> <body>' });
+		expect(read('<html/>', undefined)).toMatchObject({ kind: 'foreign', contentType: 'no content type' });
 	});
 
-	it('takes other text for a foreign answer', () => {
-		expect(readImportAnswer(answer('OK', 'text/plain'), 1)).toMatchObject({ kind: 'foreign', excerpt: 'OK' });
+	it('takes other text that is not JSON for a foreign answer', () => {
+		expect(read('OK', 'text/plain')).toMatchObject({ kind: 'foreign', excerpt: 'OK' });
+		expect(read('{"status": "ok"', 'text/plain')).toMatchObject({ kind: 'foreign' });
 	});
 
-	it('shows at most 160 characters of what came', () => {
-		const result = readImportAnswer(answer(`<html>${'x'.repeat(500)}`, 'text/html'), 1);
-		expect(result.kind === 'foreign' && result.excerpt.length).toBe(160);
+	it(`shows at most ${EXCERPT_LENGTH} characters of what came`, () => {
+		const result = read(`<html>${'x'.repeat(500)}`, 'text/html');
+		expect(result.kind === 'foreign' && result.excerpt.length).toBe(EXCERPT_LENGTH);
 	});
 
-	it('reads the records an answer lists as refused, by status, error or success flag', () => {
-		const body = {
-			results: [
-				{ index: 0, status: 'created', id: 1 },
-				{ index: 1, status: 'Error', message: 'Chybí název' },
-				{ index: 2, error: { code: 'locked', message: 'Zamčený záznam' } },
-				{ index: 3, success: false },
-				{ index: 4, status: 'edited', error: null },
-			],
-		};
-		const result = readImportAnswer(answer(body, 'application/json'), 5);
-		expect(result.kind === 'service' && result.outcomes?.map((outcome) => [outcome?.refused === true, outcome?.message])).toEqual([
-			[false, undefined],
-			[true, 'Chybí název'],
-			[true, 'Zamčený záznam'],
-			[true, undefined],
-			[false, undefined],
-		]);
+	it('leaves no piece of the token in the excerpt wherever the 160-character cut falls across it', () => {
+		for (let tokenAt = EXCERPT_LENGTH - TOKEN.length - 2; tokenAt <= EXCERPT_LENGTH + 1; tokenAt++) {
+			const page = `<html>${'x'.repeat(tokenAt - 6)}${TOKEN} is not signed in</html>`;
+			const result = read(page, 'text/html');
+			const shown = result.kind === 'foreign' ? result.excerpt : '';
+			expect({ tokenAt, leaked: shown.includes(TOKEN.slice(0, 4)) || shown.includes(TOKEN.slice(-4)) }).toEqual({ tokenAt, leaked: false });
+		}
 	});
 });

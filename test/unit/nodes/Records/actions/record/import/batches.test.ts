@@ -1,12 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- a test: runs in Node.js, not inside
 	n8n (`setImmediate`) */
-import {
-	findNamedRecord,
-	planBatches,
-	readRecordOutcomes,
-	resolveNamedRecord,
-	runInOrder,
-} from '../../../../../../../nodes/Records/actions/record/import/batches';
+import { planBatches, runInOrder } from '../../../../../../../nodes/Records/actions/record/import/batches';
 
 describe('planBatches', () => {
 	it('cuts 250 records into 100 + 100 + 50, in order', () => {
@@ -86,83 +80,5 @@ describe('runInOrder', () => {
 		const task = jest.fn(async () => undefined);
 		await runInOrder(0, 4, task);
 		expect(task).not.toHaveBeenCalled();
-	});
-});
-
-describe('readRecordOutcomes', () => {
-	it('reads the indexed results of the sandbox shape', () => {
-		const body = {
-			status: 'ok',
-			created: 1,
-			edited: 1,
-			results: [
-				{ index: 1, status: 'edited', id: '17' },
-				{ index: 0, status: 'created', id: '42' },
-			],
-		};
-		expect(readRecordOutcomes(body, 2)).toEqual([
-			{ status: 'created', id: '42' },
-			{ status: 'edited', id: '17' },
-		]);
-	});
-
-	it('leaves records without an entry undefined when results are indexed', () => {
-		expect(readRecordOutcomes({ results: [{ index: 2, status: 'error', message: 'Zamčeno' }] }, 3)).toEqual([
-			undefined,
-			undefined,
-			{ status: 'error', message: 'Zamčeno', refused: true },
-		]);
-	});
-
-	it('maps an unindexed list by position only when it has one entry per record', () => {
-		expect(readRecordOutcomes([{ id: 1 }, { id: 2 }], 2)).toEqual([{ id: 1 }, { id: 2 }]);
-		expect(readRecordOutcomes({ records: [{ recordId: 'a', action: 'created' }] }, 1)).toEqual([
-			{ id: 'a', status: 'created' },
-		]);
-		expect(readRecordOutcomes([{ id: 1 }], 2)).toBeUndefined();
-	});
-
-	it.each([
-		['an empty body', {}],
-		['an empty string', ''],
-		['null', null],
-		['a number', 5],
-		['a plain status', { status: 'ok' }],
-		['indexes out of range', { results: [{ index: 5, status: 'created' }] }],
-		['a list of strings', { results: ['ok', 'ok'] }],
-		['an empty list', { results: [] }],
-		['a data object', { data: { imported: 2 } }],
-	])('gives no outcomes for %s', (_label, body) => {
-		expect(readRecordOutcomes(body, 2)).toBeUndefined();
-	});
-});
-
-describe('findNamedRecord and resolveNamedRecord', () => {
-	it('reads the record and field from the sandbox message', () => {
-		expect(
-			findNamedRecord('Record 3: unknown field "Kolik stálo" for record type "faktury-prijate". Did you mean …'),
-		).toEqual({ index: 3, field: 'Kolik stálo' });
-	});
-
-	it.each([
-		['record #12 is invalid', 12],
-		['data[7].Název must not be empty', 7],
-		['Invalid value at index: 4', 4],
-	])('reads %p', (text, index) => {
-		expect(findNamedRecord(text)?.index).toBe(index);
-	});
-
-	it('finds nothing in a message without a record number', () => {
-		expect(findNamedRecord('Record type "x" is locked')).toBeUndefined();
-		expect(findNamedRecord('')).toBeUndefined();
-	});
-
-	it('counts from 0 unless only counting from 1 lands on a record with the named field', () => {
-		const records = [{ Název: 'a' }, { Název: 'b', Popis: 'x' }, { Název: 'c' }];
-		expect(resolveNamedRecord({ index: 1 }, records)).toBe(1);
-		expect(resolveNamedRecord({ index: 1, field: 'Název' }, records)).toBe(1);
-		expect(resolveNamedRecord({ index: 2, field: 'Popis' }, records)).toBe(1);
-		expect(resolveNamedRecord({ index: 3 }, records)).toBe(2);
-		expect(resolveNamedRecord({ index: 9 }, records)).toBeUndefined();
 	});
 });

@@ -1,0 +1,362 @@
+/**
+ * What an import's JSON answer says, gathered from anywhere in it, pure (no n8n). The guide does not
+ * show the answer (§4.1), so this reads the words APIs commonly use: in the objects that describe
+ * the batch (summaries: `success: false`, `status: "error"`, `error`, counts such as `imported: 2`,
+ * `failed: 1`) and in the entries of lists that describe records (`results: [{index, status}]`,
+ * `errors: [{index, message}]`). outcomes.ts decides what it means for each record.
+ */
+import { type BatchRecord, claimOf, findNamedRecord, type NumberedClaim } from './recordNumbers';
+
+/** One entry of a list in the answer, about one record (which one, pairing decides). */
+export interface AnswerEntry {
+	/** The entry says the record was not imported. */
+	negative: boolean;
+	/** The entry says the record was imported (a status, `success: true`, an id, a list of imported records). */
+	positive: boolean;
+	/** The record's number as written; `badIndex` when it has one that is no whole number. */
+	claim?: NumberedClaim;
+	badIndex?: boolean;
+	/** Field values naming the record, when the entry has no number. */
+	identity?: Record<string, unknown>;
+	status?: string;
+	id?: string | number;
+	message?: string;
+	/** Its list, and its place there, for pairing by order. */
+	list: number;
+	position: number;
+}
+
+/** What the objects describing the batch say, all of them together. */
+export interface AnswerSummary {
+	/** The import failed: `success: false`, `status: "error"`, an `error` member, `failed: true`. */
+	failed: boolean;
+	/** Some records failed: `status: "partial"`, a non-empty `errors` member. */
+	partial: boolean;
+	/** The import succeeded: `success: true`, `status: "ok"`. */
+	positive: boolean;
+	/** Failed records counted (the highest count given). */
+	failedCount?: number;
+	/** Imported records counted (the lowest count given). */
+	importedCount?: number;
+	/** What the service says of the batch, preferably where it says it failed. */
+	message?: string;
+}
+
+export interface WalkedAnswer {
+	entries: AnswerEntry[];
+	/** Per list: its length, and whether any entry of it is numbered. */
+	lists: Array<{ length: number; numbered: boolean }>;
+	summary: AnswerSummary;
+	/** Nested beyond what is read: nothing can be said of it. */
+	tooDeep: boolean;
+	/**
+	 * The answer has none of the words read here, only a message whose words may say the import
+	 * failed ("Import failed: …"): what it means is not plain.
+	 */
+	failureInWordsOnly?: string;
+}
+
+const MAX_DEPTH = 32;
+
+/** What an entry's members say besides its verdict: its number, the record's field values. */
+interface EntryReading {
+	claim: NumberedClaim | undefined;
+	identity: Record<string, unknown>;
+	positive: boolean;
+}
+
+/** A key without case, punctuation or the words that only say "how many". */
+function stem(key: string): string {
+	return key
+		.toLowerCase()
+		.replace(/[^a-z0-9]/g, '')
+		.replace(/^(num|number|total|count)(?=[a-z])/, '')
+		.replace(/(count|total|number|records|items|rows)$/, '');
+}
+
+const word = (value: string) => value.toLowerCase().replace(/[^a-z]/g, '');
+
+const NEGATIVE_WORDS = new Set([
+	'error', 'errors', 'failed', 'failure', 'fail', 'rejected', 'refused', 'invalid', 'skipped', 'notimported',
+	'denied', 'forbidden', 'unauthorized', 'declined', 'aborted', 'cancelled', 'canceled', 'ko', 'nok', 'notok',
+]);
+/** Words of a free-text message that may say an import failed (English, and Czech: chyba, nelze, selhal). */
+const FAILURE_TEXT =
+	/\b(errors?|fail(ed|ure|s)?|invalid|denied|refused|rejected|forbidden|not imported|unauthori[sz]ed|locked|disabled|not allowed)\b|chyb|nelze|selhal/i;
+const POSITIVE_WORDS = new Set([
+	'ok', 'success', 'succeeded', 'successful', 'done', 'completed', 'complete', 'imported', 'created', 'edited',
+	'updated', 'saved', 'stored', 'inserted', 'upserted', 'unchanged', 'processed', 'accepted',
+]);
+const isPartialWord = (value: string) => value.startsWith('partial') || value.endsWith('witherrors');
+
+const STATUS_KEYS = new Set(['status', 'state', 'result', 'outcome', 'action']);
+const FLAG_KEYS = new Set(['success', 'ok', 'imported', 'succeeded', 'successful', 'valid']);
+/** Members whose content is about records not imported: a list, a map by record, a count, a flag. */
+const FAILURE_KEYS = new Set(['errors', 'failures', 'failed', 'rejected', 'refused', 'invalid', 'skipped', 'notimported', 'unimported', 'errored']);
+const SUCCESS_COUNT_KEYS = ['imported', 'succeeded', 'successful', 'success', 'saved', 'stored'];
+const SUCCESS_PART_KEYS = ['created', 'inserted', 'added', 'edited', 'updated', 'modified', 'upserted', 'unchanged'];
+const SUCCESS_LIST_KEYS = new Set([...SUCCESS_COUNT_KEYS, ...SUCCESS_PART_KEYS]);
+const MESSAGE_KEYS = ['message', 'msg', 'detail', 'details', 'description', 'reason', 'title'];
+const INDEX_KEYS = new Set(['index', 'recordindex', 'idx', 'position', 'dataindex', 'itemindex']);
+const ID_KEYS = new Set(['id', 'recordid']);
+const PATH_KEYS = new Set(['path', 'pointer', 'loc', 'location']);
+/** Objects inside an entry that hold the record's own fields. */
+const RECORD_KEYS = new Set(['record', 'data', 'fields', 'input', 'item', 'values']);
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A non-empty value of an `error` member: text, an object, a list, true, a count above 0. */
+function present(value: unknown): boolean {
+	if (Array.isArray(value)) return value.length > 0;
+	if (isObject(value)) return Object.keys(value).length > 0;
+	return value === true || (typeof value === 'string' && value.trim() !== '') || (typeof value === 'number' && value > 0);
+}
+
+/** The text an error value carries: itself, its message, or its first entry's. */
+function textOf(value: unknown): string | undefined {
+	if (typeof value === 'string') return value.trim() === '' ? undefined : value;
+	if (Array.isArray(value)) return textOf(value[0]);
+	if (isObject(value)) {
+		for (const key of [...MESSAGE_KEYS, 'error']) {
+			const text = textOf(value[key]);
+			if (text !== undefined) return text;
+		}
+	}
+	return undefined;
+}
+
+function wholeNumber(value: unknown): number | undefined {
+	if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+	if (typeof value === 'string' && /^\d{1,9}$/.test(value.trim())) return Number(value);
+	return undefined;
+}
+
+const isPrimitive = (value: unknown) => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+
+export class AnswerWalker {
+	private readonly walked: WalkedAnswer = {
+		entries: [],
+		lists: [],
+		summary: { failed: false, partial: false, positive: false },
+		tooDeep: false,
+	};
+
+	private failureMessage?: string;
+	private anyMessage?: string;
+	/** A word read here was seen (a flag, a status, an error, a count, a list of failures). */
+	private structured = false;
+
+	/** The field names of the batch as sent: an entry's members by these names name its record. */
+	private readonly fields = new Set<string>();
+
+	constructor(records: readonly BatchRecord[]) {
+		for (const record of records) for (const field of Object.keys(record)) this.fields.add(field);
+	}
+
+	walk(body: unknown): WalkedAnswer {
+		if (Array.isArray(body)) this.list(body, 'neutral', 0);
+		else if (isObject(body)) this.object(body, 0);
+		else if (body === false) this.walked.summary.failed = true;
+		else if (body === true) this.walked.summary.positive = true;
+		this.walked.summary.message = this.failureMessage ?? this.anyMessage;
+		const evidence = this.structured || this.walked.entries.some((entry) => entry.negative || entry.positive);
+		if (!evidence && this.anyMessage !== undefined && FAILURE_TEXT.test(this.anyMessage)) {
+			this.walked.failureInWordsOnly = this.anyMessage;
+		}
+		return this.walked;
+	}
+
+	private isField(key: string): boolean {
+		return this.fields.has(key);
+	}
+
+	/** An object describing the batch (or a part of the answer around the lists). */
+	private object(object: Record<string, unknown>, depth: number): void {
+		if (depth > MAX_DEPTH) {
+			this.walked.tooDeep = true;
+			return;
+		}
+		const summary = this.walked.summary;
+		let failedHere = false;
+		let direct: number | undefined;
+		let parts: number | undefined;
+		for (const [key, value] of Object.entries(object)) {
+			const name = stem(key);
+			const known = this.knownMember(name, value);
+			if (known) this.structured = true;
+			if (FLAG_KEYS.has(name) && typeof value === 'boolean') {
+				if (value) summary.positive = true;
+				else failedHere = true;
+			} else if (STATUS_KEYS.has(name) && typeof value === 'string') {
+				const status = word(value);
+				if (NEGATIVE_WORDS.has(status)) failedHere = true;
+				else if (isPartialWord(status)) summary.partial = true;
+				else if (POSITIVE_WORDS.has(status)) summary.positive = true;
+			} else if ((name === 'error' || name === 'exception') && !(typeof value === 'number')) {
+				if (present(value)) {
+					failedHere = true;
+					this.failureMessage ??= textOf(value);
+				}
+			} else if (name === 'haserrors' || name === 'hasfailures') {
+				if (value === true) summary.partial = true;
+			} else if ((FAILURE_KEYS.has(name) || name === 'error') && typeof value === 'number') {
+				summary.failedCount = Math.max(summary.failedCount ?? 0, value);
+			} else if (FAILURE_KEYS.has(name)) {
+				this.failures(name, value, depth);
+			} else if (SUCCESS_COUNT_KEYS.includes(name) && typeof value === 'number') {
+				direct = Math.min(direct ?? Infinity, value);
+			} else if (SUCCESS_PART_KEYS.includes(name) && typeof value === 'number') {
+				parts = (parts ?? 0) + value;
+			} else if (MESSAGE_KEYS.includes(name) && typeof value === 'string' && value.trim() !== '') {
+				this.anyMessage ??= value;
+			} else if (Array.isArray(value)) {
+				this.list(value, SUCCESS_LIST_KEYS.has(name) ? 'success' : 'neutral', depth + 1);
+			} else if (isObject(value)) {
+				this.object(value, depth + 1);
+			}
+		}
+		if (failedHere) {
+			summary.failed = true;
+			this.failureMessage ??= textOf(object);
+		}
+		const counted = direct ?? parts;
+		if (counted !== undefined) summary.importedCount = Math.min(summary.importedCount ?? Infinity, counted);
+	}
+
+	/** Whether a member of a summary is one of the words read here (not a message, not a nested part). */
+	private knownMember(name: string, value: unknown): boolean {
+		if (FLAG_KEYS.has(name) && typeof value === 'boolean') return true;
+		if (STATUS_KEYS.has(name) && typeof value === 'string') return true;
+		if (['error', 'exception', 'haserrors', 'hasfailures'].includes(name) || FAILURE_KEYS.has(name)) return true;
+		return [...SUCCESS_COUNT_KEYS, ...SUCCESS_PART_KEYS].includes(name) && typeof value === 'number';
+	}
+
+	/** A failure member that is no count: a list or a map of refused records, text, or a flag. */
+	private failures(name: string, value: unknown, depth: number): void {
+		const summary = this.walked.summary;
+		if (Array.isArray(value)) {
+			if (value.length > 0) summary.partial = true;
+			this.list(value, 'refusal', depth + 1);
+		} else if (isObject(value)) {
+			const members = Object.entries(value);
+			if (members.length === 0) return;
+			summary.partial = true;
+			const list = this.newList(members.length);
+			members.forEach(([key, member], position) => {
+				const named = /^\d+$/.test(key) ? { index: Number(key) } : findNamedRecord(key);
+				this.add(list, { negative: true, positive: false, message: textOf(member) ?? key, list, position }, named && claimOf(named));
+			});
+		} else if (value === true) {
+			// `failed: true` says the import failed; `errors: true` only that some records did.
+			if (name === 'errors' || name === 'failures') summary.partial = true;
+			else summary.failed = true;
+		} else if (typeof value === 'string' && value.trim() !== '') {
+			summary.partial = true;
+			this.text(value, this.newList(1), 0);
+		}
+	}
+
+	private newList(length: number): number {
+		this.walked.lists.push({ length, numbered: false });
+		return this.walked.lists.length - 1;
+	}
+
+	private add(list: number, entry: AnswerEntry, claim?: NumberedClaim): void {
+		if (claim !== undefined) {
+			entry.claim = claim;
+			this.walked.lists[list].numbered = true;
+		}
+		if (entry.badIndex) this.walked.lists[list].numbered = true;
+		this.walked.entries.push(entry);
+	}
+
+	/** A refusal given as text: "Record 2: …". */
+	private text(text: string, list: number, position: number): void {
+		const named = findNamedRecord(text);
+		this.add(list, { negative: true, positive: false, message: text, list, position }, named && { index: named.index, ...(named.inSentList ? { inSentList: true } : {}) });
+	}
+
+	private list(values: unknown[], kind: 'refusal' | 'success' | 'neutral', depth: number): void {
+		if (depth > MAX_DEPTH) {
+			this.walked.tooDeep = true;
+			return;
+		}
+		const list = this.newList(values.length);
+		values.forEach((value, position) => {
+			if (isObject(value)) this.entry(value, kind, list, position);
+			else if (Array.isArray(value)) this.list(value, kind, depth + 1);
+			else if (kind === 'refusal' && typeof value === 'string') this.text(value, list, position);
+			else if (kind === 'refusal' && value !== null && value !== undefined) {
+				// A list of the refused records' numbers, e.g. `failed: [1, 3]`.
+				const index = wholeNumber(value);
+				this.add(list, { negative: true, positive: false, list, position, badIndex: index === undefined }, index === undefined ? undefined : { index });
+			}
+		});
+	}
+
+	private entry(object: Record<string, unknown>, kind: 'refusal' | 'success' | 'neutral', list: number, position: number): void {
+		const entry: AnswerEntry = { negative: kind === 'refusal', positive: false, list, position };
+		const read: EntryReading = { claim: undefined, identity: {}, positive: kind === 'success' };
+		this.entryMembers(object, entry, read, 0);
+		entry.positive = !entry.negative && (read.positive || entry.id !== undefined);
+		if (Object.keys(read.identity).length > 0) {
+			entry.identity = read.identity;
+			if (read.claim) read.claim.identity = read.identity;
+		}
+		this.add(list, entry, read.claim);
+	}
+
+	/**
+	 * The members of an entry, and of the objects inside it (`{"index": 1, "result": {"status":
+	 * "error"}}`): what they say of the record is said of it, wherever in the entry it stands.
+	 */
+	private entryMembers(object: Record<string, unknown>, entry: AnswerEntry, read: EntryReading, depth: number): void {
+		if (depth > MAX_DEPTH) {
+			this.walked.tooDeep = true;
+			return;
+		}
+		const top = depth === 0;
+		for (const [key, value] of Object.entries(object)) {
+			const name = stem(key);
+			if (top && INDEX_KEYS.has(name)) {
+				const index = wholeNumber(value);
+				if (index === undefined) entry.badIndex = true;
+				else read.claim = { index };
+			} else if (STATUS_KEYS.has(name) && typeof value === 'string' && value !== '') {
+				entry.status ??= value;
+				const status = word(value);
+				if (NEGATIVE_WORDS.has(status) || isPartialWord(status)) entry.negative = true;
+				else read.positive = true;
+			} else if (FLAG_KEYS.has(name) && typeof value === 'boolean') {
+				if (value) read.positive = true;
+				else entry.negative = true;
+			} else if (name === 'error' || name === 'exception' || FAILURE_KEYS.has(name)) {
+				if (present(value)) {
+					entry.negative = true;
+					entry.message ??= textOf(value);
+				}
+			} else if (name === 'haserrors' || name === 'hasfailures') {
+				if (value === true) entry.negative = true;
+			} else if (top && ID_KEYS.has(name) && (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)))) {
+				entry.id = value;
+			} else if (MESSAGE_KEYS.includes(name) && typeof value === 'string' && value !== '') {
+				if (entry.message === undefined || (top && name === 'message')) entry.message = value;
+			} else if (top && PATH_KEYS.has(name) && typeof value === 'string') {
+				const named = findNamedRecord(value);
+				if (named) read.claim ??= { index: named.index, ...(named.inSentList ? { inSentList: true } : {}) };
+			} else if (top && RECORD_KEYS.has(name) && isObject(value)) {
+				for (const [field, fieldValue] of Object.entries(value)) {
+					if (isPrimitive(fieldValue) && this.isField(field.normalize('NFC'))) read.identity[field.normalize('NFC')] = fieldValue;
+				}
+			} else if (top && isPrimitive(value) && this.isField(key.normalize('NFC'))) {
+				read.identity[key.normalize('NFC')] = value;
+			} else if (isObject(value)) {
+				this.entryMembers(value, entry, read, depth + 1);
+			} else if (Array.isArray(value)) {
+				for (const element of value) if (isObject(element)) this.entryMembers(element, entry, read, depth + 1);
+			}
+		}
+	}
+}
