@@ -1,15 +1,15 @@
 /**
- * The rows before a page boundary that a read must find again, in the same answer as the rows after
- * it: the last row read, the identical rows right before it, and the one different row before those
- * (when the read has it). Pure module.
+ * The rows before a page boundary that a read must find again before it takes the rows after it
+ * (boundaryCheck.ts): the last row read, the identical rows right before it, and the one different
+ * row before those (when the read has it). Pure module.
  *
  * Why these rows: a row added or removed above the boundary moves the rows not read yet, and the
  * rows before the boundary with them. The last row alone misses a move that brings an identical row
  * to its place: two equal bank fees, or a transaction and its fee added together above a fee (a move
- * by two rows). With the whole run of identical rows and the different row before it, no move by
- * fewer rows than the run is long can pass (the different row would land inside the run), and a move
- * by more passes only where the report holds these same rows, in this order, exactly that many rows
- * away: a report that repeats whole blocks of rows. Where the run reaches back to the first row read,
+ * by two rows). With the whole run of identical rows and the different row before it, no move by as
+ * many rows as the run is long, or fewer, can pass (the different row would land inside the run),
+ * and a longer move passes only where the report holds these same rows, in this order, exactly that
+ * many rows away: a report that repeats whole blocks of rows. Where the run reaches back to the first row read,
  * every row read is compared.
  *
  * A run is kept as one row and a count, so a run of any length costs nothing; rows are kept as JSON.
