@@ -59,7 +59,9 @@ function expectNoToken(value: unknown, token: string) {
 }
 
 describe('Report → Get Rows: reading whole reports', () => {
-	// Pages of 100 rows: each page after the first repeats the row before it, so 99 new rows a page.
+	// Pages of 100 rows: each page after the first repeats the two rows before it (the change check),
+	// so 98 new rows a page; a read ends in two steps: nothing after the last row, then the rows
+	// before it still in place.
 	const PAGES_OF_100 = { pageSize: 100 };
 
 	it('reads all 10,000 rows one page after another, in order, each once, keyed by column name', async () => {
@@ -70,8 +72,8 @@ describe('Report → Get Rows: reading whole reports', () => {
 		expect(items[0].json).toEqual(byName(BANK_ROWS[0]));
 		expect(items[9_999].json).toEqual(byName(BANK_ROWS[9_999]));
 		expect(items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
-		// 100 rows, then 100 pages of 99 new rows, and the page that holds only the row before the end.
-		expect(reportRequests()).toBe(102);
+		// 100 rows, 101 pages of 98 new rows, the short page with the last 2, and the end in two steps.
+		expect(reportRequests()).toBe(105);
 	});
 
 	it('reads the same rows with 8 parallel requests, asking for at most 7 pages past the end', async () => {
@@ -79,8 +81,8 @@ describe('Report → Get Rows: reading whole reports', () => {
 
 		expect(error).toBeUndefined();
 		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
-		expect(reportRequests()).toBeGreaterThanOrEqual(102);
-		expect(reportRequests()).toBeLessThanOrEqual(109);
+		expect(reportRequests()).toBeGreaterThanOrEqual(105);
+		expect(reportRequests()).toBeLessThanOrEqual(112);
 	});
 
 	it.each([1, 5])('reads a report whose last page is short (concurrency %i)', async (concurrency) => {
@@ -91,8 +93,8 @@ describe('Report → Get Rows: reading whole reports', () => {
 		expect(error).toBeUndefined();
 		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_050));
 		if (concurrency === 1) {
-			// 102 pages (the last short), then one request confirming that it was the end.
-			expect(reportRequests()).toBe(103);
+			// 103 pages (the last short), then the end in two steps.
+			expect(reportRequests()).toBe(105);
 		}
 	});
 
@@ -100,7 +102,8 @@ describe('Report → Get Rows: reading whole reports', () => {
 		const { items } = await getRows({ options: { pageSize: 1000 } });
 
 		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
-		expect(reportRequests()).toBe(12);
+		// 1,000 rows, 9 pages of 998 new, the short page with the last 18, and the end in two steps.
+		expect(reportRequests()).toBe(13);
 	});
 
 	it.each([1, 4])('stops at Limit without asking for rows past it (concurrency %i)', async (concurrency) => {
@@ -186,11 +189,11 @@ describe('Report → Get Rows: output', () => {
 
 	it('puts each page in one item, or every row in one item', async () => {
 		const pages = await getRows({ options: { pageSize: 1000, outputMode: 'page', includeColumns: true } });
-		// Each page after the first repeats the row before it to check the report stood still: 999 new rows.
+		// Each page after the first repeats the two rows before it to check the report stood still: 998 new rows.
 		expect(pages.items).toHaveLength(11);
 		pages.items.forEach((item, index) => {
-			expect(item.json.offset).toBe(index === 0 ? 0 : 1000 + (index - 1) * 999);
-			expect(item.json.rowCount).toBe(index === 0 ? 1000 : index < 10 ? 999 : 9);
+			expect(item.json.offset).toBe(index === 0 ? 0 : 1000 + (index - 1) * 998);
+			expect(item.json.rowCount).toBe(index === 0 ? 1000 : index < 10 ? 998 : 18);
 			expect((item.json.columns as IDataObject[]).map((column) => column.id)).toEqual(BANK_COLUMNS.map((c) => c.id));
 		});
 		const pageRows = pages.items.flatMap((item) => item.json.rows as IDataObject[]);
@@ -354,8 +357,8 @@ describe('Report → Get Rows: failures while paging', () => {
 
 		expect(error).toBeUndefined();
 		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
-		// 167 pages of at most 60 rows, plus what it takes to notice the cap and the end.
-		expect(reportRequests()).toBeLessThan(167 + 2 * concurrency + 4);
+		// 173 pages of at most 60 rows (58 new), plus what it takes to notice the cap and the end.
+		expect(reportRequests()).toBeLessThan(173 + 2 * concurrency + 6);
 	});
 
 	it.each([1, 6])('a service that ignores the offset fails clearly after a few requests (concurrency %i)', async (concurrency) => {
@@ -409,7 +412,7 @@ describe('Report → Get Rows: failures while paging', () => {
 
 		expect(items).toEqual([]);
 		expect(error?.message).toBe(
-			'Stopped reading report "bank-transactions" after 5 requests (the Max Pages limit) without reaching its end; 496 rows were read',
+			'Stopped reading report "bank-transactions" after 5 requests (the Max Pages limit) without reaching its end; 492 rows were read',
 		);
 		expect(error?.description).toMatch(/Raise Max Pages or Page Size/);
 		expect(reportRequests()).toBe(5);
@@ -431,8 +434,8 @@ describe('Report → Get Rows: adaptive page size', () => {
 
 		expect(error).toBeUndefined();
 		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
-		// 1,000 + 2,000 + 4,000 + 3,000 of 5,000 asked (short), then the empty page confirming the end.
-		expect(reportRequests()).toBe(5);
+		// 1,000 + 1,998 + 3,998 new rows, 3,006 of 5,000 asked (short), then the end in two steps.
+		expect(reportRequests()).toBe(6);
 	});
 
 	it.each([1, 8])('reads every row once, in order, with %i parallel requests and a short last page', async (concurrency) => {
@@ -442,9 +445,9 @@ describe('Report → Get Rows: adaptive page size', () => {
 
 		expect(error).toBeUndefined();
 		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 23_456));
-		// Alone: 1,000 + 2,000 + 4,000 + 3 × 5,000 + 1,456 (short), then the empty page: 8. In parallel, at
-		// most concurrency - 1 pages past the end and as many discarded after the short page on top.
-		expect(reportRequests()).toBeLessThanOrEqual(8 + 2 * (concurrency - 1));
+		// Alone: 1,000 + 1,998 + 3,998 + 3 × 4,998 + 1,468 (short), then the end in two steps: 9. In
+		// parallel, at most concurrency - 1 pages past the end and as many discarded after the short page on top.
+		expect(reportRequests()).toBeLessThanOrEqual(9 + 2 * (concurrency - 1));
 	});
 
 	it('a service capping pages at 100 costs at most one request more than pages of 100', async () => {
@@ -468,8 +471,8 @@ describe('Report → Get Rows: adaptive page size', () => {
 
 		expect(error).toBeUndefined();
 		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
-		// The refused page, asked once, then 102 requests of 100 rows (99 new after the first).
-		expect(sandbox.state.stats.requests.report?.byStatus).toEqual({ 200: 102, [guesses.tooLargeLimitStatus]: 1 });
+		// The refused page, asked once, then pages of 100 rows as with Page Size 100 (98 new after the first).
+		expect(sandbox.state.stats.requests.report?.byStatus).toEqual({ 200: 105, [guesses.tooLargeLimitStatus]: 1 });
 	});
 
 	it.each([400, 413, 422, 500, 502, 504])('falls back at the first %i to a larger page, without asking for it again', async (status) => {
@@ -479,7 +482,7 @@ describe('Report → Get Rows: adaptive page size', () => {
 
 		expect(error).toBeUndefined();
 		expect(transactionIds(items)).toEqual(bankTransactionIds(1, 10_000));
-		expect(sandbox.state.stats.requests.report?.byStatus).toEqual({ 200: 102, [status]: 1 });
+		expect(sandbox.state.stats.requests.report?.byStatus).toEqual({ 200: 105, [status]: 1 });
 	});
 
 	it('retries a 503 (the service unavailable, whatever the size) instead of falling back', async () => {
@@ -489,14 +492,15 @@ describe('Report → Get Rows: adaptive page size', () => {
 
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(10_000);
-		expect(sandbox.state.stats.requests.report?.byStatus).toEqual({ 200: 5, 503: 1 });
+		expect(sandbox.state.stats.requests.report?.byStatus).toEqual({ 200: 6, 503: 1 });
 	});
 
 	it('an explicit Page Size fixes the page size', async () => {
 		const { items } = await getRows({ options: { pageSize: 250 } });
 
 		expect(items).toHaveLength(10_000);
-		expect(reportRequests()).toBe(42);
+		// 250 rows, 39 pages of 248 new, the short page with the last 78, and the end in two steps.
+		expect(reportRequests()).toBe(43);
 	});
 
 	it('a service that ignores the offset still fails after a few requests, while pages grow', async () => {
@@ -514,7 +518,7 @@ describe('Report → Get Rows: adaptive page size', () => {
 
 		expect(items).toEqual([]);
 		expect(error?.message).toBe(
-			'Stopped reading report "bank-transactions" after 2 requests (the Max Pages limit) without reaching its end; 2999 rows were read',
+			'Stopped reading report "bank-transactions" after 2 requests (the Max Pages limit) without reaching its end; 2998 rows were read',
 		);
 	});
 });

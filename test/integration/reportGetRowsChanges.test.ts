@@ -24,6 +24,8 @@ interface ChangingReport {
 	requests: Array<{ offset: number; limit: number }>;
 	/** A hard maximum of `limit`, refused with 400 above it. */
 	maxLimit?: number;
+	/** Answer an offset past the last row (not 0) with 404 instead of an empty page. */
+	pastEnd404?: boolean;
 }
 
 let server: http.Server;
@@ -41,6 +43,11 @@ beforeAll(async () => {
 			return;
 		}
 		report.beforeRequest(report.requests.length);
+		if (report.pastEnd404 === true && offset > 0 && offset >= report.rows.length) {
+			res.writeHead(404, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ error: 'offset_out_of_range', message: `offset ${offset} is past the last row` }));
+			return;
+		}
 		const body = JSON.stringify({ columns: [{ id: 'c1', name: 'ID' }], rows: report.rows.slice(offset, offset + limit) });
 		res.writeHead(200, { 'content-type': 'application/json' });
 		res.end(body);
@@ -82,20 +89,23 @@ const ids = (result: RunNodeResult) => result.items.map((item) => item.json.ID);
 const currentIds = () => report.rows.map((row) => row.c1);
 
 describe('Get Rows on a report that changes while it is read', () => {
-	it('reads a report that stands still once: each page after the first from one row earlier, never above the page size', async () => {
+	it('reads a report that stands still once: each page after the first from two rows earlier, never above the page size', async () => {
 		useReport(35, () => false, addAtTop);
 		report.maxLimit = 10;
 		const result = await getRows();
 
 		expect(result.error).toBeUndefined();
 		expect(ids(result)).toEqual(currentIds());
-		// 10 rows, then 9 new ones a page, then the short page and the one confirming the end.
+		// 10 rows, then 8 new ones a page (each page repeats the two rows before it), then the short
+		// page, and its end in two steps: nothing after row 35, then rows 34–35 still in place.
 		expect(report.requests).toEqual([
 			{ offset: 0, limit: 10 },
-			{ offset: 9, limit: 10 },
-			{ offset: 18, limit: 10 },
-			{ offset: 27, limit: 10 },
-			{ offset: 34, limit: 8 },
+			{ offset: 8, limit: 10 },
+			{ offset: 16, limit: 10 },
+			{ offset: 24, limit: 10 },
+			{ offset: 32, limit: 10 },
+			{ offset: 35, limit: 3 },
+			{ offset: 33, limit: 2 },
 		]);
 	});
 
@@ -112,6 +122,32 @@ describe('Get Rows on a report that changes while it is read', () => {
 		expect(result.error).toBeUndefined();
 		expect(ids(result)).toEqual(currentIds());
 		expect(new Set(ids(result)).size).toBe(ids(result).length);
+	});
+
+	it('a transaction and its fee added at the top, every fee the same row: reads again, never a read shifted by two rows (finding 3.1)', async () => {
+		const fee = '4.3.2026 -2,00 Poplatek za transakci';
+		// Newest first: each transaction followed by its fee, and a day's fees are identical rows.
+		report = {
+			rows: Array.from({ length: 40 }, (_, i) => [{ c1: `T${40 - i}` }, { c1: fee }]).flat(),
+			beforeRequest: (request) => {
+				if (request === 2) report.rows.unshift({ c1: 'T41' }, { c1: fee });
+			},
+			requests: [],
+		};
+		const result = await getRows();
+
+		expect(result.error).toBeUndefined();
+		expect(ids(result)).toEqual(currentIds());
+		expect(ids(result).filter((id) => id !== fee)).toEqual(Array.from({ length: 41 }, (_, i) => `T${41 - i}`));
+	});
+
+	it('rows removed at the end while read, on a service answering past the end with 404: reads again (finding 2.3)', async () => {
+		useReport(35, (request) => request === 3, (rows) => void rows.splice(15));
+		report.pastEnd404 = true;
+		const result = await getRows();
+
+		expect(result.error).toBeUndefined();
+		expect(ids(result)).toEqual(currentIds());
 	});
 
 	it('a row added after the last full page is simply read: nothing was skipped', async () => {

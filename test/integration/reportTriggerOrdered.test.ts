@@ -51,10 +51,11 @@ describe('Records Report Trigger, new rows appended at the end', () => {
 			staticData = result.staticData;
 		}
 		expect(emitted).toEqual(bankTransactionIds(10_001, 301));
-		// The page from the remembered window on, and the request confirming the end; 250 rows: at
-		// most 2 more pages (fewer with an adaptive page size).
-		expect(requests).toEqual([2, 2, 2, expect.any(Number), 2]);
-		expect(requests[3]).toBeLessThanOrEqual(4);
+		// The page from the remembered window on, and its end in two steps (nothing after the last row,
+		// then the rows before it still in place); 250 rows: at most 2 more pages (fewer with an
+		// adaptive page size).
+		expect(requests).toEqual([3, 3, 3, expect.any(Number), 3]);
+		expect(requests[3]).toBeLessThanOrEqual(5);
 		expect(logged.messages).toEqual([]);
 		// 64 rows remembered, whatever the report's size.
 		expect(storedBytes(staticData)).toBeLessThan(2_000);
@@ -89,21 +90,25 @@ describe.each([
 ])('Records Report Trigger, new rows %s', (_, position, withAdded) => {
 	const order = (numbers: number[]) => (position === 'top' ? numbers.slice().reverse() : numbers);
 	const parameters = { report: byId('ledger'), newRowPosition: position };
+	// At the Top also checks that the row remembered last is still last: a read ending on a short
+	// answer, which the paging engine confirms as the end in two steps (nothing after it, then it still
+	// in place).
+	const mostRequests = position === 'top' ? 4 : 3;
 	const start = async () => {
 		await ledger(order(range(1, 500)));
 		return (await poll(parameters)).staticData;
 	};
 
-	it('emits nothing in at most 3 requests when nothing was added, and new rows once', async () => {
+	it('emits nothing in at most 3 requests (4 at the top) when nothing was added, and new rows once', async () => {
 		let staticData = await start();
 		const quiet = await poll(parameters, staticData);
 		expect(quiet.items).toBeNull();
-		expect(quiet.requests).toBeLessThanOrEqual(3);
+		expect(quiet.requests).toBeLessThanOrEqual(mostRequests);
 
 		await ledger(withAdded(order(range(1, 500)), range(501, 550)));
 		const added = await poll(parameters, quiet.staticData);
 		expect(doklady(added.items).sort()).toEqual(range(501, 550).map((n) => `D${n}`).sort());
-		expect(added.requests).toBeLessThanOrEqual(3);
+		expect(added.requests).toBeLessThanOrEqual(mostRequests);
 		staticData = added.staticData;
 		expect((await poll(parameters, staticData)).items).toBeNull();
 		expect(logged.messages).toEqual([]);
@@ -139,7 +144,7 @@ describe.each([
 		logged.messages = [];
 		const after = await poll(fullCheck, next.staticData);
 		expect([after.items, logged.messages]).toEqual([null, []]);
-		expect(after.requests).toBeLessThanOrEqual(3);
+		expect(after.requests).toBeLessThanOrEqual(mostRequests);
 	});
 
 	it.each(changes)('by default, when %s, stops with an error that names the change and what to choose', async (change, changed, why) => {

@@ -156,6 +156,47 @@ describe('fault injection', () => {
 		expect(rows(await readReport('?offset=0&limit=100'))).toHaveLength(100);
 	});
 
+	it('caps a page by its size in bytes, serving at least one row however large', async () => {
+		const whole = ok(await readReport('?offset=0&limit=20'));
+		await addFaults({ route: 'report', pageBytes: 1_000 });
+		const capped = ok(await readReport('?offset=0&limit=20'));
+		expect(Buffer.byteLength(capped.text)).toBeLessThanOrEqual(1_000);
+		expect(rows(capped).length).toBeGreaterThan(1);
+		expect(rows(capped)).toEqual(rows(whole).slice(0, rows(capped).length));
+		expect(Buffer.byteLength(JSON.stringify({ ...(capped.json as object), rows: rows(whole).slice(0, rows(capped).length + 1) }))).toBeGreaterThan(1_000);
+
+		await addFaults({ route: 'report', pageBytes: 10 });
+		expect(rows(await readReport('?offset=3&limit=20')).map((row) => row.c1)).toEqual(['TX00000004']);
+	});
+
+	it.each([
+		[404, { error: 'offset_out_of_range' }],
+		[400, { error: 'invalid_offset' }],
+	])('answers an offset past the last row with %i, never offset 0 or a page with rows', async (status, body) => {
+		await addFaults({ route: 'report', pastEnd: status });
+		const past = ok(await readReport('?offset=10000&limit=5'));
+		expect(past.status).toBe(status);
+		expect(past.json).toMatchObject({ ...body, message: 'offset 10000 is past the last row' });
+		expect(rows(await readReport('?offset=9998&limit=5'))).toHaveLength(2);
+	});
+
+	it('answers an offset past the last row with an error object in a 200', async () => {
+		await addFaults({ route: 'report', pastEnd: 'errorObject' });
+		const past = ok(await readReport('?offset=20000'));
+		expect(past.status).toBe(200);
+		expect(past.json).toEqual({ error: 'offset_out_of_range', message: 'offset 20000 is past the last row' });
+		await control('POST', '/reports', { id: 'empty-report', columns: [{ id: 'c1', name: 'A' }], rows: [] });
+		const empty = ok(await request(sandbox.baseUrl, 'GET', '/api/analysis/reports/empty-report/data/table?offset=0', { token: TOKENS.full }));
+		expect(empty.json).toEqual({ columns: [{ id: 'c1', name: 'A' }], rows: [] });
+	});
+
+	it('refuses rules with a bad pageBytes or pastEnd', async () => {
+		for (const rule of [{ route: 'report', pageBytes: 0 }, { route: 'report', pastEnd: 500 }, { route: 'report', pastEnd: 'empty' }]) {
+			const response = await request(sandbox.baseUrl, 'POST', '/__sandbox/faults', { body: [rule] });
+			expect(ok(response).status).toBe(400);
+		}
+	});
+
 	it('ignores offset, serving the first page again', async () => {
 		await addFaults({ route: 'report', ignoreOffset: true });
 		expect(rows(await readReport('?offset=200&limit=5')).map((row) => row.c1)).toEqual(

@@ -10,6 +10,11 @@ import {
 	skipping,
 } from './importOutcomeFaults';
 
+/** How a `pastEnd` fault answers an offset past the last row. */
+export const PAST_END_ANSWERS = [404, 400, 'errorObject'] as const;
+
+export type PastEndAnswer = (typeof PAST_END_ANSWERS)[number];
+
 export const FAULT_ROUTES = ['import', 'report', 'clients', 'invoices', 'records', '*'] as const;
 
 export type FaultRoute = (typeof FAULT_ROUTES)[number];
@@ -47,6 +52,16 @@ export interface FaultRule extends ImportOutcomeFaults {
 	maxLimit?: number;
 	/** Reports: ignore `offset` (always serve the first page). */
 	ignoreOffset?: boolean;
+	/**
+	 * Reports: serve rows only while the answer stays within this many bytes (at least one row, however
+	 * large), without saying so: a service that caps pages by size.
+	 */
+	pageBytes?: number;
+	/**
+	 * Reports: answer an offset past the last row (but not offset 0) with 404 `offset_out_of_range`,
+	 * 400 `invalid_offset`, or a 200 whose body is an error object instead of an empty page.
+	 */
+	pastEnd?: PastEndAnswer;
 	/** Reports: only requests for this `offset` (0: the first page of every read). */
 	pageOffset?: number;
 	/**
@@ -97,6 +112,8 @@ export interface FaultEffect extends ImportOutcomeEffect {
 	limitCap?: number;
 	maxLimit?: number;
 	ignoreOffset: boolean;
+	pageBytes?: number;
+	pastEnd?: PastEndAnswer;
 	/** Rules with `insertRows` that fired: the report route adds their rows after reading the page. */
 	insertRows: FaultRuleState[];
 	/** The 429 comes from a `rateLimit` (its Retry-After is a guess, guesses.ts). */
@@ -118,6 +135,8 @@ const RULE_KEYS = new Set<string>([
 	'limitCap',
 	'maxLimit',
 	'ignoreOffset',
+	'pageBytes',
+	'pastEnd',
 	'pageOffset',
 	'insertRows',
 	'skip',
@@ -148,7 +167,7 @@ export function parseFaultRule(input: unknown, index: number): FaultRule | strin
 	for (const key of ['reportId', 'recordTypeId', 'method'] as const) {
 		if (raw[key] !== undefined && typeof raw[key] !== 'string') return `Fault rule ${index}: ${key} must be a string`;
 	}
-	for (const key of ['latencyMs', 'retryAfter', 'slowMs', 'limitCap', 'maxLimit', 'times', 'seed', 'pageOffset', 'skip'] as const) {
+	for (const key of ['latencyMs', 'retryAfter', 'slowMs', 'limitCap', 'maxLimit', 'pageBytes', 'times', 'seed', 'pageOffset', 'skip'] as const) {
 		if (raw[key] !== undefined && !isNonNegativeNumber(raw[key])) {
 			return `Fault rule ${index}: ${key} must be a non-negative number`;
 		}
@@ -196,6 +215,12 @@ export function parseFaultRule(input: unknown, index: number): FaultRule | strin
 	}
 	if (raw.maxLimit !== undefined && (raw.maxLimit as number) < 1) {
 		return `Fault rule ${index}: maxLimit must be at least 1`;
+	}
+	if (raw.pageBytes !== undefined && (raw.pageBytes as number) < 1) {
+		return `Fault rule ${index}: pageBytes must be at least 1`;
+	}
+	if (raw.pastEnd !== undefined && !(PAST_END_ANSWERS as readonly unknown[]).includes(raw.pastEnd)) {
+		return `Fault rule ${index}: pastEnd must be 404, 400 or "errorObject"`;
 	}
 	const outcomeProblem = checkImportOutcomeFaults(raw);
 	if (outcomeProblem) return `Fault rule ${index}: ${outcomeProblem}`;
@@ -302,6 +327,8 @@ export function resolveFaults(rules: FaultRuleState[], target: FaultTarget, now 
 		if (rule.limitCap !== undefined) effect.limitCap = Math.min(effect.limitCap ?? Infinity, rule.limitCap);
 		if (rule.maxLimit !== undefined) effect.maxLimit = Math.min(effect.maxLimit ?? Infinity, rule.maxLimit);
 		if (rule.ignoreOffset === true) effect.ignoreOffset = true;
+		if (rule.pageBytes !== undefined) effect.pageBytes = Math.min(effect.pageBytes ?? Infinity, rule.pageBytes);
+		if (rule.pastEnd !== undefined) effect.pastEnd ??= rule.pastEnd;
 		if (rule.insertRows) effect.insertRows.push(rule);
 		addImportOutcomeFaults(effect, rule, terminalTaken);
 	}
@@ -319,6 +346,8 @@ export function faultKinds(effect: FaultEffect): string[] {
 	if (effect.limitCap !== undefined) kinds.push('limit_cap');
 	if (effect.maxLimit !== undefined) kinds.push('max_limit');
 	if (effect.ignoreOffset) kinds.push('ignore_offset');
+	if (effect.pageBytes !== undefined) kinds.push('page_bytes');
+	if (effect.pastEnd !== undefined) kinds.push('past_end');
 	if (effect.insertRows.length > 0) kinds.push('insert_rows');
 	if (effect.htmlPage) kinds.push(effect.afterProcessing ? 'html_page_after_processing' : 'html_page');
 	if (effect.refuseRecord) kinds.push('refuse_records');

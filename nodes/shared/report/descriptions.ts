@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { REPORT_ID_REGEX, REPORT_URL_REGEX } from './rows';
-import { DEFAULT_MAX_PAGES } from './paging';
+import { DEFAULT_MAX_PAGES } from './readOptions';
 import { MAX_CONCURRENCY, retryAttemptsOption, timeoutOption } from '../requestOptions';
 
 /** The report, by ID or by the URL from its sharing dialog; shared by Get Rows and the trigger. */
@@ -67,7 +67,7 @@ export const pagingOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0, numberPrecision: 0 },
 		default: 0,
-		hint: '0: the node chooses (1,000 rows at first, up to 5,000; 100 if the service refuses more)',
+		hint: '0: the node chooses (1,000 rows at first, up to 5,000; fewer where the service serves or accepts fewer)',
 		description:
 			'Rows asked for per request. Set it only if the service needs a fixed page size; a service that serves fewer rows than asked is noticed either way, and no row is lost.',
 	},

@@ -13,7 +13,7 @@ import {
 	reportIdFromReference,
 	resolveColumns,
 } from './rows';
-import { DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE } from './paging';
+import { DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE } from './readOptions';
 import type { PageSizeSetting } from './pageSize';
 import { choice, wholeNumber } from '../parameters/kit';
 import { MAX_CONCURRENCY, type RequestSettings, requestSettings } from '../requestOptions';

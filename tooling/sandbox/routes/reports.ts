@@ -4,7 +4,7 @@
 import type * as http from 'node:http';
 
 import { authenticate, type SandboxContext } from '../context';
-import type { FaultEffect, FaultRuleState } from '../faults';
+import type { FaultEffect, FaultRuleState, PastEndAnswer } from '../faults';
 import { decodeSegment, HttpError, methodNotAllowed, queryInteger, type Reply } from '../http';
 import { runRows, type SandboxReport } from '../reportState';
 import type { SandboxState } from '../state';
@@ -44,9 +44,31 @@ function readReport(state: SandboxState, req: http.IncomingMessage, reportId: st
 		if (state.guesses.tooLargeLimitStatus === 500) throw new HttpError(500, 'internal_error', 'Internal server error');
 		throw new HttpError(400, 'invalid_limit', `limit must be at most ${effect.maxLimit}`);
 	}
-	const page = report.page(user, offset, limit);
+	let page = report.page(user, offset, limit);
+	if (page.length === 0 && offset > 0 && effect?.pastEnd !== undefined) return pastEnd(effect.pastEnd, offset);
+	if (effect?.pageBytes !== undefined) page = withinBytes(page, effect.pageBytes, report.columnsJson.length);
 	for (const rule of effect?.insertRows ?? []) insertRows(report, rule);
 	return { status: 200, body: `{"columns":${report.columnsJson},"rows":[${page.join(',')}]}` };
+}
+
+/** A `pageBytes` fault: the first rows whose answer stays within `bytes` (at least one row, however large). */
+function withinBytes(page: string[], bytes: number, columnsLength: number): string[] {
+	let size = `{"columns":,"rows":[]}`.length + columnsLength;
+	let count = 0;
+	for (const row of page) {
+		size += Buffer.byteLength(row) + (count > 0 ? 1 : 0);
+		if (count > 0 && size > bytes) break;
+		count++;
+	}
+	return page.slice(0, count);
+}
+
+/** A `pastEnd` fault: how a service that does not serve empty pages answers an offset past the last row. */
+function pastEnd(answer: PastEndAnswer, offset: number): Reply {
+	const message = `offset ${offset} is past the last row`;
+	if (answer === 404) throw new HttpError(404, 'offset_out_of_range', message);
+	if (answer === 400) throw new HttpError(400, 'invalid_offset', message);
+	return { status: 200, body: JSON.stringify({ error: 'offset_out_of_range', message }) };
 }
 
 /**

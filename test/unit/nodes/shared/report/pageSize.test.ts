@@ -31,14 +31,59 @@ describe('PageSizer', () => {
 		expect(limitsWhileFull(6)).toEqual([ADAPTIVE_FIRST_PAGE, 2_000, 4_000, ADAPTIVE_MAX_PAGE, ADAPTIVE_MAX_PAGE, ADAPTIVE_MAX_PAGE]);
 	});
 
-	it('learns a cap from a short page and never grows past it again', () => {
+	it('learns a cap from a short page, tries once above it, and then never grows past it again', () => {
 		const sizer = new PageSizer('adaptive');
 		expect(sizer.learning).toBe(true);
 		sizer.onPage(ADAPTIVE_FIRST_PAGE, 100);
 		expect(sizer.learning).toBe(false);
 		expect(sizer.size).toBe(100);
 		sizer.onPage(100, 100);
+		expect(sizer.size).toBe(200);
+		sizer.onPage(200, 100);
 		expect(sizer.size).toBe(100);
+		for (let page = 0; page < 5; page++) sizer.onPage(100, 100);
+		expect(sizer.size).toBe(100);
+	});
+
+	it('grows back after a short page: one large row does not pin the read at a row per page (finding 2.4)', () => {
+		const sizer = new PageSizer('adaptive');
+		sizer.onPage(ADAPTIVE_FIRST_PAGE, 40);
+		sizer.onPage(40, 1);
+		expect(sizer.size).toBe(1);
+		const limits: number[] = [];
+		for (let page = 0; page < 8; page++) {
+			limits.push(sizer.size);
+			sizer.onPage(sizer.size, Math.min(sizer.size, 40));
+		}
+		expect(limits).toEqual([1, 2, 4, 8, 16, 32, 40, 80]);
+		expect(sizer.size).toBe(40);
+	});
+
+	it('a large row early, before the cap is known, does not hold the size below the cap either', () => {
+		const sizer = new PageSizer('adaptive');
+		sizer.onPage(ADAPTIVE_FIRST_PAGE, 5);
+		sizer.onPage(5, 1);
+		for (let page = 0; page < 12; page++) sizer.onPage(sizer.size, Math.min(sizer.size, 130));
+		expect(sizer.size).toBe(130);
+	});
+
+	it('a fixed size lowered by a short page grows back to it, never above it', () => {
+		const sizer = new PageSizer(100);
+		sizer.onPage(100, 100);
+		sizer.onPage(100, 3);
+		for (let page = 0; page < 10; page++) sizer.onPage(sizer.size, sizer.size);
+		expect(sizer.size).toBe(100);
+	});
+
+	it('falls back to the largest page the service has answered when a larger one is refused', () => {
+		const sizer = new PageSizer('adaptive');
+		sizer.onPage(ADAPTIVE_FIRST_PAGE, ADAPTIVE_FIRST_PAGE);
+		expect(sizer.size).toBe(2_000);
+		expect(sizer.onRefused(2_000, 400)).toBe(true);
+		expect(sizer.size).toBe(ADAPTIVE_FIRST_PAGE);
+		expect(sizer.onRefused(ADAPTIVE_FIRST_PAGE, 400)).toBe(false);
+		sizer.onPage(ADAPTIVE_FIRST_PAGE, ADAPTIVE_FIRST_PAGE);
+		expect(sizer.size).toBe(ADAPTIVE_FIRST_PAGE);
 	});
 
 	it('grows only on pages asked at the current size (pages planned earlier in parallel do not count twice)', () => {

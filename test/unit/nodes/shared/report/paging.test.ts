@@ -1,0 +1,151 @@
+/**
+ * The paging engine (readReportPages) against an in-memory service, named cases: the findings of
+ * issue 34 on services that page differently and identical rows at page boundaries, and the change
+ * check's real limit, stated exactly. The property test (paging.property.test.ts) tries thousands of
+ * generated services and histories.
+ */
+import { ReportChangedError } from '../../../../../nodes/shared/report/paging';
+import type { ReportRow } from '../../../../../nodes/shared/report/rows';
+import { FEE, ReportService, row } from './reportService';
+
+const ids = (rows: ReportRow[]) => rows.map((r) => r.c1);
+const numbered = (count: number, prefix = 'R') => Array.from({ length: count }, (_, i) => row(`${prefix}${i + 1}`));
+/** Newest first, each transaction followed by its fee: T40, FEE, T39, FEE, … T1, FEE. */
+const transactionsAndFees = (count: number) => Array.from({ length: count }, (_, i) => [row(`T${count - i}`), FEE]).flat();
+
+describe('readReportPages: the change check at page boundaries', () => {
+	it('a transaction and its fee added at the top move the rows by two onto another fee: the read fails as changed (finding 3.1)', async () => {
+		const service = new ReportService(transactionsAndFees(40), {}, (request, s) => {
+			if (request !== 2) return false;
+			s.rows.unshift(row('T41'), FEE);
+			return true;
+		});
+
+		const { error } = await service.read({ pageSize: 10, detectChanges: true });
+
+		expect(error).toBeInstanceOf(ReportChangedError);
+	});
+
+	it('without such a change the same report reads exactly, asking no more rows than the page size', async () => {
+		const service = new ReportService(transactionsAndFees(40));
+
+		const { rows, error } = await service.read({ pageSize: 10, detectChanges: true, concurrency: 3 });
+
+		expect(error).toBeUndefined();
+		expect(rows).toEqual(transactionsAndFees(40));
+		expect(Math.max(...service.requests.map((r) => r.limit))).toBeLessThanOrEqual(10);
+	});
+
+	it.each([1, 2, 3])('rows added %i at a time at the top, above a run of identical rows at the boundary: caught', async (count) => {
+		const rows = [row('T1'), ...Array.from({ length: 12 }, () => FEE), row('T2'), ...numbered(20)];
+		const service = new ReportService(rows, {}, (request, s) => {
+			if (request !== 2) return false;
+			s.rows.unshift(...numbered(count, 'N'));
+			return true;
+		});
+
+		const { error } = await service.read({ pageSize: 8, detectChanges: true });
+
+		expect(error).toBeInstanceOf(ReportChangedError);
+	});
+
+	it('the limit, exactly: a move by as many rows as separate two copies of the compared rows passes', async () => {
+		// The check compares the last row read, the identical rows before it and the different row before
+		// those: here the pair A, B. The report repeats A, B every two rows, so two rows added above the
+		// boundary bring the same pair to its place, and the read goes on as if nothing moved.
+		const blocks = [row('X'), ...Array.from({ length: 10 }, () => [row('A'), row('B')]).flat(), row('Y')];
+		const added = [row('N1'), row('N2')];
+		const service = new ReportService(blocks.slice(), {}, (request, s) => {
+			if (request !== 2) return false;
+			s.rows.unshift(...added);
+			return true;
+		});
+
+		const { rows, error } = await service.read({ pageSize: 8, detectChanges: true });
+
+		expect(error).toBeUndefined();
+		// Rows 1–8 before the change, then rows 9 on of the report with the two rows added: a pair twice.
+		expect(ids(rows)).toEqual(ids([...blocks.slice(0, 8), ...[...added, ...blocks].slice(8)]));
+		expect(rows).not.toEqual(service.rows);
+	});
+});
+
+describe('readReportPages: services that page differently', () => {
+	it('an answer holding only the rows of the check is not the end: one row per page reads every row (finding 2.1)', async () => {
+		const rows = [...numbered(10), FEE, FEE, FEE, ...numbered(10, 'S')];
+		const service = new ReportService(rows, { rowCap: 1 });
+
+		const { rows: read, error } = await service.read({ pageSize: 'adaptive', detectChanges: true });
+
+		expect(error).toBeUndefined();
+		expect(read).toEqual(rows);
+	});
+
+	it('a page cap in bytes and one row larger than it: every row once, and the page size grows back (findings 2.1, 2.4)', async () => {
+		const rows = numbered(600).map((r, i) => (i === 5 ? row(String(r.c1), 'x'.repeat(5_000)) : r));
+		const service = new ReportService(rows, { byteCap: 4_096 });
+
+		const { rows: read, error } = await service.read({ pageSize: 'adaptive', detectChanges: true });
+
+		expect(error).toBeUndefined();
+		expect(read).toEqual(rows);
+		// About 200 small rows fit 4 KB: a handful of pages, not one request per row after the large one.
+		expect(service.requests.length).toBeLessThan(40);
+	});
+
+	it('identical rows at the boundary never make a request ask more than the page size, on a service whose maximum it is (finding 2.2)', async () => {
+		const rows = Array.from({ length: 100 }, (_, i) => (i % 10 >= 7 ? FEE : row(`T${i}`)));
+		const service = new ReportService(rows, { maxLimit: 10 });
+
+		const { rows: read, error } = await service.read({ pageSize: 10, detectChanges: true, concurrency: 4 });
+
+		expect(error).toBeUndefined();
+		expect(read).toEqual(rows);
+		expect(service.requests.every((r) => r.limit <= 10)).toBe(true);
+	});
+
+	it.each([
+		[4, 9],
+		[100, 250],
+	])('a cap of %i rows and a run of %i identical rows: read to the end, not taken for a change (finding 3.5)', async (cap, run) => {
+		const rows = [row('T1'), ...Array.from({ length: run }, () => FEE), row('T2'), row('T3')];
+		const service = new ReportService(rows, { rowCap: cap });
+
+		const { rows: read, error } = await service.read({ pageSize: 'adaptive', detectChanges: true });
+
+		expect(error).toBeUndefined();
+		expect(read).toEqual(rows);
+	});
+
+	it.each([404, 400, 'errorObject'] as const)('an offset past the end answered with %s is the end where the engine probes (finding 2.3)', async (pastEnd) => {
+		const service = new ReportService(Array.from({ length: 250 }, () => FEE), { pastEnd });
+
+		const all = await service.read({ pageSize: 100, detectChanges: true, concurrency: 3 });
+		const beyond = await service.read({ pageSize: 100, detectChanges: true, startOffset: 1_023, maxRows: 1 });
+		const plain = await service.read({ pageSize: 50 });
+
+		expect([all.error, beyond.error, plain.error]).toEqual([undefined, undefined, undefined]);
+		expect([all.rows.length, beyond.rows.length, plain.rows.length]).toEqual([250, 0, 250]);
+	});
+
+	it('an error past the end does not hide a refused limit: a Page Size above the maximum fails with the service\'s answer', async () => {
+		const service = new ReportService(numbered(50), { maxLimit: 20, pastEnd: 400 });
+
+		const { error } = await service.read({ pageSize: 30, startOffset: 10, detectChanges: true });
+
+		expect(error?.message).toBe('The service rejected the request for the report "r" (400)');
+		expect((error as { description?: string }).description).toBe('limit must be at most 20');
+	});
+
+	it('rows removed at the end under a read, on a service answering past the end with 404: the read fails as changed', async () => {
+		const service = new ReportService(numbered(35), { pastEnd: 404 }, (request, s) => {
+			if (request !== 3) return false;
+			s.rows.splice(15);
+			return true;
+		});
+
+		const { error } = await service.read({ pageSize: 10, detectChanges: true });
+
+		expect(error).toBeInstanceOf(ReportChangedError);
+	});
+});
