@@ -41,12 +41,14 @@ describe.each(runtimesUnderTest())('queue mode (Redis and one worker) in %s', (_
 		const credentialId = await n8n.createCredential({
 			name: 'Records sandbox',
 			type: 'recordsApi',
-			// n8n 1.x's public API rejects the credential unless testWith and allowedHttpRequestDomains are explicit.
+			// n8n 1.x's public API rejects the credential unless testWith and allowedHttpRequestDomains are
+			// explicit; the connection test's record type is required with testWith 'import'.
 			data: {
 				baseUrl: sandbox.baseUrl,
 				token: TOKENS.import,
 				allowHttp: true,
 				testWith: 'import',
+				testRecordTypeId: RECORD_TYPES.tasks,
 				allowedHttpRequestDomains: 'all',
 			},
 		});
@@ -204,7 +206,14 @@ describe.each(runtimesUnderTest())('queue mode (Redis and one worker) in %s', (_
 			[EXAMPLE_CREDENTIAL.id]: await n8n.createCredential({
 				name: EXAMPLE_CREDENTIAL.name,
 				type: 'recordsApi',
-				data: { baseUrl: sandbox.baseUrl, token: TOKENS.full, allowHttp: true, testWith: 'import', allowedHttpRequestDomains: 'all' },
+				data: {
+					baseUrl: sandbox.baseUrl,
+					token: TOKENS.full,
+					allowHttp: true,
+					testWith: 'import',
+					testRecordTypeId: RECORD_TYPES.tasks,
+					allowedHttpRequestDomains: 'all',
+				},
 			}),
 			[EXAMPLE_MCP_CREDENTIAL.id]: await n8n.createCredential({
 				name: EXAMPLE_MCP_CREDENTIAL.name,
