@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 
 import { cacheDir } from '../lib/paths';
 import { formatDuration, run, sleep, tailOfFile } from '../lib/proc';
+import { BUILD_TOOLS, ensurePrograms } from '../lib/systemPrograms';
 
 /**
  * One n8n release together with the Node.js it runs on. The versions are pinned so that every run,
@@ -311,6 +312,13 @@ export function installedRuntime(spec: RuntimeSpec): Runtime | undefined {
 	return { spec, nodeBin, n8nBin, env: runtimeEnv(spec, nodeBin) };
 }
 
+/** The npm command that runs this process, for messages that say what to run again. */
+function npmCommand(): string {
+	const script = process.env.npm_lifecycle_event;
+	if (!script) return 'your command';
+	return ['start', 'test'].includes(script) ? `npm ${script}` : `npm run ${script}`;
+}
+
 /**
  * Installs n8n and its Node.js into .cache/runtime unless they are there already. The first install
  * downloads about 1 GB and compiles sqlite3 (a few minutes); later calls only read a marker file.
@@ -318,6 +326,8 @@ export function installedRuntime(spec: RuntimeSpec): Runtime | undefined {
 export async function ensureRuntime(spec: RuntimeSpec, log: Log = defaultLog): Promise<Runtime> {
 	const ready = installedRuntime(spec);
 	if (ready) return ready;
+	// Before minutes of downloading: the compile at the end needs these.
+	if (spec.rebuild.length > 0) ensurePrograms(BUILD_TOOLS, npmCommand(), log);
 
 	const nodeBin = spec.node === 'system' ? process.execPath : await ensureNode(spec.node.version, log);
 	const nodeVersion = spec.node === 'system' ? process.versions.node : spec.node.version;
