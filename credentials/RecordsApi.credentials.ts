@@ -7,13 +7,10 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { tlsCodesExplained } from '../nodes/shared/transport/tlsFailure';
-
 /**
- * The report or record type id the connection test probes when the user names none. No
- * installation has one under this id, so a service that accepted the token answers 404, and one
- * that refused it answers 401: the two outcomes the test must tell apart. The spec has no
- * side-effect-free endpoint; a report read and an import of no records change nothing.
+ * Stands in for an empty report or record type ID in the connection test's URL, so that a test run
+ * without one (possible through n8n's REST API; the form requires the ID) asks the service for
+ * something that does not exist rather than for another path: it gets 401 or 404, never a pass.
  */
 export const CONNECTION_TEST_PROBE_ID = 'n8n-connection-test';
 
@@ -24,16 +21,17 @@ export function plainHttpRefusal(baseUrl: string, allowHttp: boolean): string | 
 }
 
 /**
- * What the certificate codes mean that n8n's connection test shows alone, and what to do. n8n runs
- * the declarative test below itself and answers a TLS failure bare: 2.41 with the code (its
- * credentials tester's runRequestTest returns `error.cause.code`), 1.123 with Node.js's text for it;
- * the test's rules match only HTTP statuses. A node's test function (`testedBy`) is not used while
- * the credential declares a test, and would have only the deprecated `helpers.request` to send with,
- * which n8n's lint and verification scan refuse. So the form explains every code, from the table the
- * nodes' TLS errors use.
+ * The connection test reads one row of a named report, or sends a named record type an import of no
+ * records: the spec has no endpoint every valid token may read, and a probe of something that does
+ * not exist can only fail (n8n's tester turns every rule into a failure). So the ID is required for
+ * the kind of test chosen, and a valid token with it passes.
+ *
+ * A certificate failure cannot be explained in the test's result: n8n runs this declarative test
+ * itself and answers a TLS failure with the bare code (2.x) or Node.js's text (1.x) before any rule
+ * applies, and a node's test function would have only the deprecated `helpers.request`. The hint
+ * under Base URL, in view right under the result, names the commonest code and the fix;
+ * docs/credentials.md (the form's link to the docs) explains each code.
  */
-export const TLS_CODES_EXPLAINED = tlsCodesExplained();
-
 export class RecordsApi implements ICredentialType {
 	name = 'recordsApi';
 
@@ -41,7 +39,7 @@ export class RecordsApi implements ICredentialType {
 
 	icon = { light: 'file:../icons/records.svg', dark: 'file:../icons/records.dark.svg' } as const;
 
-	documentationUrl = 'https://github.com/n8n-nodes-records/n8n-nodes-records#credentials';
+	documentationUrl = 'https://github.com/n8n-nodes-records/n8n-nodes-records/blob/main/docs/credentials.md';
 
 	properties: INodeProperties[] = [
 		{
@@ -51,8 +49,9 @@ export class RecordsApi implements ICredentialType {
 			default: '',
 			placeholder: 'https://records.example.com',
 			required: true,
-			description:
-				'Address of your installation, without a trailing path. The service requires HTTPS.',
+			description: 'Address of your installation, without a path. The service requires HTTPS.',
+			// In view right under the test's result, which shows a TLS failure as a bare code (see above).
+			hint: 'A certificate error such as UNABLE_TO_VERIFY_LEAF_SIGNATURE? Start n8n with NODE_EXTRA_CA_CERTS set to your CA certificate file.',
 		},
 		{
 			displayName: 'API Token',
@@ -62,7 +61,7 @@ export class RecordsApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				'Created by an administrator under Settings → Import → API keys for import. Give it the import permission to import records, and the analysis permission (bound to a user) to read reports.',
+				'Created by an administrator under Settings → Import → API keys for import: the analysis permission reads reports, the import permission imports records',
 		},
 		{
 			displayName: 'Test With',
@@ -72,46 +71,37 @@ export class RecordsApi implements ICredentialType {
 				{
 					name: 'Report Read (Analysis Permission)',
 					value: 'report',
-					description: 'Reads one row of a report: for tokens with the analysis permission',
+					description: 'Reads one row of a report: for a token with the analysis permission',
 				},
 				{
 					name: 'Empty Import (Import Permission)',
 					value: 'import',
 					description:
-						'Sends an import with no records, which creates and changes nothing: for tokens with only the import permission',
+						'Sends a record type an import with no records, which changes nothing: for a token with only the import permission',
 				},
 			],
 			default: 'report',
 			description: 'How the connection test checks the token, by the permission the token has',
 		},
 		{
-			// Always in view: n8n shows a failed test as "Couldn't connect with these settings" and puts the
-			// reason behind "More details", and a test declared here cannot pass on the probe's 404. n8n 1.x
-			// shows its own text for the 404 instead of the rule's message below.
-			// (Shown only when both IDs are empty, it would become a required field in n8n's public API.)
-			displayName:
-				'Without a report ID (or record type ID) below, the connection test can only check that the service accepts the token, and n8n shows even an accepted token as "Couldn\'t connect with these settings". Under "More details", "The token was accepted" (on n8n 1.x: "The resource you are requesting could not be found") means the token works. Name a report or record type the token may use for a passing test.',
-			name: 'connectionTestNotice',
-			type: 'notice',
-			default: '',
-		},
-		{
 			displayName: 'Report ID for Connection Test',
 			name: 'testReportId',
 			type: 'string',
 			default: '',
+			required: true,
 			displayOptions: { show: { testWith: ['report'] } },
 			description:
-				'Optional. A report made available through the API that the connection test reads one row of. Leave empty to test with a probe the service answers with 404 when it accepts the token and 401 when it refuses it.',
+				"A report made available through the API (its ID is in the report's sharing dialog). The connection test reads one row of it.",
 		},
 		{
 			displayName: 'Record Type ID for Connection Test',
 			name: 'testRecordTypeId',
 			type: 'string',
 			default: '',
+			required: true,
 			displayOptions: { show: { testWith: ['import'] } },
 			description:
-				'Optional. A record type the connection test sends an import with no records to. Leave empty to test with a probe the service answers with 404 when it accepts the token and 401 when it refuses it.',
+				'A record type the token may import into. The connection test sends it an import with no records, which changes nothing.',
 		},
 		{
 			displayName: 'Allow Plain HTTP (Local Testing Only)',
@@ -119,18 +109,15 @@ export class RecordsApi implements ICredentialType {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to allow an http:// base URL. The service requires TLS; turn this on only for a local test server on loopback.',
+				'Whether to allow an http:// base URL. The service requires TLS; turn this on only for a local test server.',
 		},
 		{
 			displayName: 'Ignore SSL Issues (Insecure)',
 			name: 'ignoreSSLIssues',
 			type: 'boolean',
 			default: false,
-			// The warning lives in the description: a notice shown only when this is on would make
-			// n8n 1.x's public API require that notice's value of everyone who creates this credential.
-			// The certificate codes n8n's connection test shows alone are explained here, beside the
-			// certificate option (see TLS_CODES_EXPLAINED).
-			description: `Whether to connect even when the service's certificate cannot be verified (unknown CA, expired, another host name). Insecure: the token is then sent to whoever answers at this address, even an impostor. Use only on a network you control; prefer trusting your CA by starting n8n with NODE_EXTRA_CA_CERTS set to its certificate file. ${TLS_CODES_EXPLAINED}`,
+			description:
+				"Whether to connect without checking the service's certificate. Insecure: the token could reach an impostor. Prefer starting n8n with NODE_EXTRA_CA_CERTS.",
 		},
 	];
 
@@ -177,7 +164,7 @@ export class RecordsApi implements ICredentialType {
 				properties: {
 					value: 404,
 					message:
-						'The token was accepted (a refused token gets 401). Nothing more could be tested: no report or record type is named for the connection test, or the one named does not exist or is not made available through the API. The credential can be used; name a report ("Report ID for Connection Test") or record type ("Record Type ID for Connection Test") for a passing test.',
+						'The token was accepted, but the service has no report or record type with the ID given for the connection test (404). Check the ID, and that the report is made available through the API.',
 				},
 			},
 		],

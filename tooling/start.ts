@@ -5,11 +5,14 @@
  * `npm start`: the package running inside a real n8n, next to the Records sandbox, ready to click.
  *
  * Builds and packs the package, installs the pinned n8n and its Node.js into .cache (first time
- * only), installs the package through n8n's community-package folder, starts the sandbox (set up
- * for the examples), the local stand-ins for the systems the examples talk to, and n8n; creates
- * the owner account, the examples' credentials and the workflows of examples/, and activates them.
+ * only: it first checks for make, g++ and python3, which the install compiles with, and shows what
+ * npm is at while it runs), installs the package through n8n's community-package folder, starts the
+ * sandbox (set up for the examples), the local stand-ins for the systems the examples talk to, and
+ * n8n; creates the owner account, the examples' credentials and the workflows of examples/, and
+ * activates them.
  * The sandbox speaks HTTPS, as the real service does, with a CA made at each start that n8n trusts
  * through NODE_EXTRA_CA_CERTS (as n8n documents it); the credential keeps Allow Plain HTTP off.
+ * n8n runs with its calls to n8n's own services turned off (OFFLINE_SETTINGS).
  * Ctrl-C stops everything. The n8n data lives in .cache/demo and survives restarts (--reset wipes it).
  *
  *   npm start -- [--port 5678] [--sandbox-port 4010] [--stand-ins-port 4011] [--reset]
@@ -34,6 +37,7 @@ import { defaultOwner, N8nInstance } from './n8n/n8nInstance';
 import { buildPackage, packPackage } from './n8n/package';
 import { cacheDir } from './lib/paths';
 import { formatDuration, isPortOpen, tailOfFile, waitFor } from './lib/proc';
+import { withProgress } from './lib/progress';
 import { ensureRuntime, RUNTIMES } from './n8n/runtime';
 import { startStandIns } from './examples/stand-ins';
 
@@ -98,9 +102,10 @@ async function main(): Promise<void> {
 	await ensurePortFree(options.sandboxPort, 'the Records sandbox', '--sandbox-port');
 	await ensurePortFree(options.standInsPort, 'the stand-ins of the examples', '--stand-ins-port');
 
-	say('building the package');
-	await buildPackage();
-	const packed = await packPackage(join(cacheDir, 'package'));
+	const packed = await withProgress('building and packing the package', say, () => '', async () => {
+		await buildPackage();
+		return await packPackage(join(cacheDir, 'package'));
+	});
 	say(`packed ${packed.name}@${packed.version} (${packed.files.length} files)`);
 
 	const runtime = await ensureRuntime(RUNTIMES.v2, (line) => say(line));
@@ -131,18 +136,24 @@ async function main(): Promise<void> {
 	const fingerprint = createHash('sha256').update(JSON.stringify({ credentials, examples })).digest('hex');
 	const fingerprintFile = join(demoDir, 'imported.sha256');
 	if (!existsSync(fingerprintFile) || readFileSync(fingerprintFile, 'utf8') !== fingerprint) {
-		say(
+		await withProgress(
 			`importing the credentials "${EXAMPLE_CREDENTIAL.name}", "${EXAMPLE_CALLER_CREDENTIAL.name}", "${EXAMPLE_MCP_CREDENTIAL.name}" and ${examples.length} example workflow(s)`,
+			say,
+			() => '',
+			async () => {
+				await n8n.importCredentials(credentials);
+				await n8n.importWorkflows(examples);
+			},
 		);
-		await n8n.importCredentials(credentials);
-		await n8n.importWorkflows(examples);
 		writeFileSync(fingerprintFile, fingerprint);
 	}
 
-	say(`starting n8n ${runtime.spec.n8nVersion} on Node.js ${runtime.spec.node === 'system' ? process.versions.node : runtime.spec.node.version}`);
 	stopOnSignal.push(() => n8n.stop());
-	await n8n.start();
-	const owner = await n8n.setupOwner(defaultOwner);
+	const nodeVersion = runtime.spec.node === 'system' ? process.versions.node : runtime.spec.node.version;
+	const owner = await withProgress(`starting n8n ${runtime.spec.n8nVersion} on Node.js ${nodeVersion}`, say, () => '', async () => {
+		await n8n.start();
+		return await n8n.setupOwner(defaultOwner);
+	});
 	for (const example of examples) {
 		await n8n.api('POST', `/workflows/${example.id}/activate`).catch((error: unknown) => {
 			say(`could not activate the example "${example.name}": ${error instanceof Error ? error.message : String(error)}`);

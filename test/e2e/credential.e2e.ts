@@ -1,95 +1,137 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- a test: runs in Node.js, not inside
 	n8n (Node.js's modules) */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 
 import { exampleCredential } from '../../tooling/examples/examples';
-import type { CredentialJson } from '../../tooling/n8n/n8nInstance';
-import { N8nInstance } from '../../tooling/n8n/n8nInstance';
+import { repoRoot } from '../../tooling/lib/paths';
 import { waitFor } from '../../tooling/lib/proc';
-import { startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
+import type { CredentialJson } from '../../tooling/n8n/n8nInstance';
+import { N8nInstance, newInstanceFolder } from '../../tooling/n8n/n8nInstance';
+import { REPORTS, startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
+import { createCertificateAuthority } from '../../tooling/sandbox/tls';
 import { openSignedInBrowser, skipBrowserTests, type SignedInBrowser } from './browser';
 import { e2eDir, readSetup, runtimesUnderTest } from './harness';
 
 /**
- * What a user sees on opening a Records API credential in the n8n editor (n8n tests a credential
- * when its dialog opens): the one `npm start` creates tests green; one that names no test report,
- * with a token the service accepts, tells why the test cannot pass without "More details".
+ * What a user sees of a Records API credential in the n8n editor, over HTTPS as in production: the
+ * sandbox's certificate is signed by a CA n8n is given through NODE_EXTRA_CA_CERTS, so no optional
+ * field of the credential is needed.
  *
- * n8n's editor shows a passing test as "Connection tested successfully" and drops its message; a
- * failing one as "Couldn't connect with these settings", its message behind "More details". A
- * credential test declared on the credential (as n8n's lint requires: no deprecated request helper)
- * cannot pass on a 404, so the credential carries a notice that is always in view.
+ * - A token typed in before the report ID: n8n runs no test (the report ID is required) and shows
+ *   nothing red; with the report ID saved, the test passes.
+ * - A service whose certificate comes from a CA n8n was not given: the test fails; n8n shows the bare
+ *   code (2.x) or Node.js's text (1.x) under "More details", and the hint under Base URL, right under
+ *   it, names the code and the fix.
+ *
+ * With n8n 2.x the pictures are saved for the docs: docs/images/credential-valid.png and
+ * credential-tls.png (1440×900); with 1.x under .cache/e2e.
  */
 
 const { packed } = readSetup();
 
-const NO_TEST_REPORT: CredentialJson = {
-	id: 'RecordsNoReport1',
-	name: 'Records without a test report',
-	type: 'recordsApi',
-	data: {},
-};
+const TOKEN_FIRST: CredentialJson = { id: 'RecordsTokenFirst', name: 'Records', type: 'recordsApi', data: {} };
+const UNKNOWN_CA: CredentialJson = { id: 'RecordsUnknownCa1', name: 'Records, unknown CA', type: 'recordsApi', data: {} };
 
-/** Opens a credential's dialog and waits for the outcome of the test n8n runs on opening it. */
-async function openCredential(page: Page, baseUrl: string, id: string): Promise<'passed' | 'failed'> {
+const passedBanner = (page: Page) => page.getByText('Connection tested successfully', { exact: true });
+const failedBanner = (page: Page) => page.getByText(/^\s*Couldn.t connect with these settings\s*$/);
+
+/** Opens a credential's dialog and waits until its form is drawn. */
+async function openCredential(page: Page, baseUrl: string, id: string): Promise<void> {
 	await page.goto(`${baseUrl}/home/credentials/${id}`);
-	// Whole texts: the credential's notice quotes the failure banner.
-	const passed = page.getByText('Connection tested successfully', { exact: true });
-	const failed = page.getByText(/^\s*Couldn.t connect with these settings\s*$/);
-	const outcome = await waitFor(`the test of credential ${id} to finish`, async () => {
-		if (await passed.isVisible()) return 'passed';
-		if (await failed.isVisible()) return 'failed';
+	await page.locator('[data-test-id="credential-edit-dialog"] [data-test-id="baseUrl"]').waitFor();
+}
+
+/** Waits for the outcome of the test n8n runs on opening or saving a credential. */
+async function testOutcome(page: Page, what: string): Promise<'passed' | 'failed'> {
+	return await waitFor(`the test of ${what} to finish`, async () => {
+		if (await passedBanner(page).isVisible()) return 'passed';
+		if (await failedBanner(page).isVisible()) return 'failed';
 		return undefined;
 	});
-	await picture(page, id);
-	return outcome;
 }
 
-/** What the dialog looked like, for a person to check: .cache/e2e/credential-<id>.png. */
-async function picture(page: Page, name: string): Promise<void> {
-	await page.screenshot({ path: join(e2eDir, `credential-${name}.png`) });
-}
+(skipBrowserTests ? describe.skip : describe).each(runtimesUnderTest())('a Records API credential in the editor of %s', (_title, runtime) => {
+	const forDocs = runtime.spec.name === 'v2';
+	/** What the dialog looked like, for a person to check (and, with n8n 2.x, for the docs). */
+	const picture = async (page: Page, name: string) =>
+		await page.screenshot({ path: forDocs ? join(repoRoot, 'docs', 'images', `${name}.png`) : join(e2eDir, `${name}-${runtime.spec.name}.png`) });
 
-(skipBrowserTests ? describe.skip : describe).each(runtimesUnderTest())('a Records API credential opened in the editor of %s', (_title, runtime) => {
-	let sandbox: Sandbox;
+	let trusted: Sandbox;
+	let unknownCa: Sandbox;
 	let n8n: N8nInstance;
 	let browser: SignedInBrowser | undefined;
 
 	beforeAll(async () => {
-		sandbox = await startSandbox({ port: 0, quiet: true });
-		n8n = await N8nInstance.create({ runtime, package: packed });
+		const ca = await createCertificateAuthority('Records Internal CA');
+		[trusted, unknownCa] = await Promise.all([
+			startSandbox({ port: 0, quiet: true, tls: { ca } }),
+			// Signed by a CA of its own, which n8n is not given.
+			startSandbox({ port: 0, quiet: true, tls: true }),
+		]);
+		const userFolder = newInstanceFolder(`n8n-credential-${runtime.spec.name}`);
+		const caFile = join(userFolder, 'records-internal-ca.pem');
+		writeFileSync(caFile, ca.certificatePem);
+		n8n = await N8nInstance.create({ runtime, package: packed, userFolder, env: { NODE_EXTRA_CA_CERTS: caFile } });
 		await n8n.importCredentials([
-			exampleCredential(sandbox.baseUrl, TOKENS.full),
-			{ ...NO_TEST_REPORT, data: { baseUrl: sandbox.baseUrl, token: TOKENS.full, allowHttp: true } },
+			exampleCredential(trusted.baseUrl, TOKENS.full),
+			{ ...TOKEN_FIRST, data: { baseUrl: trusted.baseUrl, token: TOKENS.analysisAdmin } },
+			{ ...UNKNOWN_CA, data: { baseUrl: unknownCa.baseUrl, token: TOKENS.full, testReportId: REPORTS.costs } },
 		]);
 		await n8n.start();
 		await n8n.setupOwner();
-		browser = await openSignedInBrowser(n8n, { width: 1400, height: 1000 });
+		browser = await openSignedInBrowser(n8n, { width: 1440, height: 900 });
 	});
 
 	afterAll(async () => {
 		await browser?.close();
 		await n8n?.stop();
-		await sandbox?.close();
+		await Promise.all([trusted, unknownCa].map(async (sandbox) => await sandbox?.close()));
 	});
 
 	test('the credential npm start creates tests green', async () => {
 		const page = browser!.page;
-		const { id } = exampleCredential(sandbox.baseUrl, TOKENS.full);
-		expect(await openCredential(page, n8n.baseUrl, id)).toBe('passed');
+		const { id, data } = exampleCredential(trusted.baseUrl, TOKENS.full);
+		expect(data.allowHttp).toBe(false);
+		await openCredential(page, n8n.baseUrl, id);
+		expect(await testOutcome(page, id)).toBe('passed');
 	});
 
-	test('without a test report, the reason is in view before anything is expanded; More details says the token was accepted', async () => {
+	test('a token typed in first shows nothing red; saved with the report ID and nothing optional, it tests green', async () => {
 		const page = browser!.page;
-		expect(await openCredential(page, n8n.baseUrl, NO_TEST_REPORT.id)).toBe('failed');
-		// In view without a click: the notice saying what the test can check with no report named.
-		await expect(page.getByText(/^Without a report ID .* can only check that the service accepts the token/).isVisible()).resolves.toBe(true);
-		await expect(page.getByText(/^\s*(The token was accepted \(|The resource you are requesting could not be found)/).isVisible()).resolves.toBe(false);
+		const reads = () => trusted.state.stats.requests.report?.total ?? 0;
+		const readsBefore = reads();
+		await openCredential(page, n8n.baseUrl, TOKEN_FIRST.id);
+		// Until the required report ID is filled in, n8n runs no test: no request, no red banner.
+		await page.waitForTimeout(3000);
+		expect(reads()).toBe(readsBefore);
+		await expect(failedBanner(page).isVisible()).resolves.toBe(false);
+
+		await page.locator('[data-test-id="testReportId"] input').fill(REPORTS.costs);
+		await page.locator('[data-test-id="credential-save-button"]').click();
+		expect(await testOutcome(page, TOKEN_FIRST.id)).toBe('passed');
+		expect(reads()).toBe(readsBefore + 1);
+		await page.mouse.move(0, 0);
+		await picture(page, 'credential-valid');
+	});
+
+	test('an unknown CA fails with the code, and the fix is in view beside it', async () => {
+		const page = browser!.page;
+		await openCredential(page, n8n.baseUrl, UNKNOWN_CA.id);
+		expect(await testOutcome(page, UNKNOWN_CA.id)).toBe('failed');
 		await page.getByText('More details', { exact: true }).click();
-		await picture(page, `${NO_TEST_REPORT.id}-details`);
-		// n8n 1.x replaces the credential's message for a 404 with its own; the notice names both.
-		const accepted = runtime.spec.name === 'v1' ? /^\s*The resource you are requesting could not be found/ : /^\s*The token was accepted \(/;
-		await expect(page.getByText(accepted).isVisible()).resolves.toBe(true);
+		// n8n 2.x shows the code, 1.x Node.js's text for it.
+		const shown = runtime.spec.name === 'v1' ? /^\s*unable to verify the first certificate/ : /^\s*UNABLE_TO_VERIFY_LEAF_SIGNATURE\s*$/;
+		await expect(page.getByText(shown).isVisible()).resolves.toBe(true);
+		// Right under the result, without scrolling: the hint under Base URL.
+		const hint = page.getByText(/^A certificate error such as UNABLE_TO_VERIFY_LEAF_SIGNATURE\? Start n8n with NODE_EXTRA_CA_CERTS/);
+		await expect(hint.isVisible()).resolves.toBe(true);
+		const box = await hint.boundingBox();
+		expect(box && box.y + box.height).toBeLessThan(900);
+		await page.mouse.move(0, 0);
+		await picture(page, 'credential-tls');
+		// The handshake failed before a request was written: the token never left n8n.
+		expect(unknownCa.state.stats.requests).toEqual({});
 	});
 });

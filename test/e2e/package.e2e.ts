@@ -119,6 +119,19 @@ describe.each(runtimesUnderTest())('the packed package in %s', (_title, runtime)
 		expect(plainHttp.message).not.toContain(TOKENS.full);
 	});
 
+	test("n8n calls none of n8n's own services: what the editor asks for on opening leaves no failed lookup in the log", async () => {
+		await n8n.start();
+		await n8n.setupOwner();
+		// The editor's first requests; a canvas asks for the node creator's catalogue of community nodes,
+		// which n8n fetches from api(-staging).n8n.io unless told not to.
+		for (const path of ['/settings', '/module-settings', '/community-node-types']) {
+			await n8n.rest('GET', path).catch(() => undefined);
+		}
+		const log = readFileSync(n8n.serverLog, 'utf8');
+		expect(log).toContain('Editor is now accessible');
+		expect(log.match(/.*(ENOTFOUND|EAI_AGAIN|n8n\.io\/api).*/g) ?? []).toEqual([]);
+	});
+
 	test("n8n's generated front-end leaves the instance folder when the server stops; the logs stay", async () => {
 		await n8n.start();
 		expect(existsSync(join(n8n.staticCacheDir, 'index.html'))).toBe(true);

@@ -23,6 +23,13 @@ import { slowPollScenario } from './slowPoll';
 const { packed } = readSetup();
 
 describe.each(runtimesUnderTest())('queue mode (Redis and one worker) in %s', (_title, runtime) => {
+	/**
+	 * The connection test of an import token, as n8n's public API takes it: 2.x requires the record
+	 * type with testWith 'import'; 1.x refuses it there (its schema ties every field behind display
+	 * options to the first value shown, 'report').
+	 */
+	const importTestedWith = () =>
+		runtime.spec.name === 'v1' ? { testWith: 'import' } : { testWith: 'import', testRecordTypeId: RECORD_TYPES.tasks };
 	let sandbox: Sandbox;
 	let n8n: N8nInstance;
 
@@ -41,12 +48,13 @@ describe.each(runtimesUnderTest())('queue mode (Redis and one worker) in %s', (_
 		const credentialId = await n8n.createCredential({
 			name: 'Records sandbox',
 			type: 'recordsApi',
-			// n8n 1.x's public API rejects the credential unless testWith and allowedHttpRequestDomains are explicit.
+			// n8n 1.x's public API rejects the credential unless testWith and allowedHttpRequestDomains are
+			// explicit; the connection test's record type: see importTestedWith.
 			data: {
 				baseUrl: sandbox.baseUrl,
 				token: TOKENS.import,
 				allowHttp: true,
-				testWith: 'import',
+				...importTestedWith(),
 				allowedHttpRequestDomains: 'all',
 			},
 		});
@@ -204,7 +212,13 @@ describe.each(runtimesUnderTest())('queue mode (Redis and one worker) in %s', (_
 			[EXAMPLE_CREDENTIAL.id]: await n8n.createCredential({
 				name: EXAMPLE_CREDENTIAL.name,
 				type: 'recordsApi',
-				data: { baseUrl: sandbox.baseUrl, token: TOKENS.full, allowHttp: true, testWith: 'import', allowedHttpRequestDomains: 'all' },
+				data: {
+					baseUrl: sandbox.baseUrl,
+					token: TOKENS.full,
+					allowHttp: true,
+					...importTestedWith(),
+					allowedHttpRequestDomains: 'all',
+				},
 			}),
 			[EXAMPLE_MCP_CREDENTIAL.id]: await n8n.createCredential({
 				name: EXAMPLE_MCP_CREDENTIAL.name,

@@ -27,6 +27,8 @@ export interface RunOptions {
 	 * pipe; writes to a file complete before the call returns.
 	 */
 	stdoutFile?: string;
+	/** Called with the output (stdout and stderr, not stdoutFile) as it arrives, e.g. to show progress. */
+	onOutput?: (text: string) => void;
 }
 
 /** Runs a command to completion and collects its output. */
@@ -42,8 +44,14 @@ export function run(command: string, args: string[], options: RunOptions = {}): 
 		if (stdoutFd !== undefined) closeSync(stdoutFd);
 		const stdout: Buffer[] = [];
 		const stderr: Buffer[] = [];
-		child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
-		child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+		child.stdout?.on('data', (chunk: Buffer) => {
+			stdout.push(chunk);
+			options.onOutput?.(chunk.toString('utf8'));
+		});
+		child.stderr?.on('data', (chunk: Buffer) => {
+			stderr.push(chunk);
+			options.onOutput?.(chunk.toString('utf8'));
+		});
 		const stopOnExit = () => killGroup(child, 'SIGKILL');
 		process.once('exit', stopOnExit);
 		const timer = options.timeoutMs

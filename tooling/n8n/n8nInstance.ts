@@ -144,6 +144,30 @@ export function newInstanceFolder(label: string): string {
 }
 
 /**
+ * Settings that keep n8n from calling n8n's own services on the internet, which the machines this
+ * runs on cannot reach (each failed call logs an ENOTFOUND) and which a local demo or test has no
+ * use for. Checked against n8n 2.41.1 and 1.123.81 (their @n8n/config and community-packages module);
+ * 2.x's MCP server catalogue is turned off with the runtime (see RUNTIMES.v2.env). The license
+ * client stays as it is: without a license it calls nobody, and turning its renewals off only adds
+ * a warning to every start.
+ */
+export const OFFLINE_SETTINGS: Record<string, string> = {
+	// Usage statistics (PostHog and RudderStack, from the server and the editor).
+	N8N_DIAGNOSTICS_ENABLED: 'false',
+	// "New version available" and "What's new" (api.n8n.io/api/versions, /whats-new).
+	N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+	N8N_VERSION_NOTIFICATIONS_WHATS_NEW_ENABLED: 'false',
+	// The template gallery (api.n8n.io/api/templates).
+	N8N_TEMPLATES_ENABLED: 'false',
+	// Announcement banners (api.n8n.io/api/banners).
+	N8N_DYNAMIC_BANNERS_ENABLED: 'false',
+	// The catalogue of verified community nodes the node creator lists (api.n8n.io, or
+	// api-staging.n8n.io outside NODE_ENV=production): fetched when the node creator opens. Installed
+	// packages, this one included, are listed without it.
+	N8N_VERIFIED_PACKAGES_ENABLED: 'false',
+};
+
+/**
  * Variables of the calling process that would change how n8n behaves, left out of every n8n
  * process. NODE_ENV=test (set by jest) silences n8n's logger and with it the CLI's results.
  */
@@ -227,9 +251,7 @@ export class N8nInstance {
 			DB_TYPE: 'sqlite',
 			// The CLI prints `execute --rawOutput` results through the info logger.
 			N8N_LOG_LEVEL: 'info',
-			N8N_DIAGNOSTICS_ENABLED: 'false',
-			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-			N8N_TEMPLATES_ENABLED: 'false',
+			...OFFLINE_SETTINGS,
 			N8N_PERSONALIZATION_ENABLED: 'false',
 			N8N_PYTHON_ENABLED: 'false',
 			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',

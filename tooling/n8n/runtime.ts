@@ -2,11 +2,14 @@
 	@n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error --
 	tooling: runs in Node.js, not inside n8n (Node.js's modules, `process`); its errors are not a
 	node's */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import { cacheDir } from '../lib/paths';
 import { formatDuration, run, sleep, tailOfFile } from '../lib/proc';
+import { withProgress } from '../lib/progress';
+import { BUILD_TOOLS, ensurePrograms } from '../lib/systemPrograms';
+import { NpmProgress } from './installProgress';
 
 /**
  * One n8n release together with the Node.js it runs on. The versions are pinned so that every run,
@@ -154,47 +157,25 @@ function headersDir(nodeBin: string): string | undefined {
 	return existsSync(join(prefix, 'include', 'node', 'node.h')) ? prefix : undefined;
 }
 
-/** Runs one install step, printing how long it has been running so a slow first install does not look stuck. */
-let activeProgress = 0;
-
-async function withProgress<T>(label: string, log: Log, progress: () => string, work: () => Promise<T>): Promise<T> {
-	const started = Date.now();
-	// One install at a time updates a single terminal line; parallel installs print lines instead.
-	const tty = process.stderr.isTTY === true && activeProgress === 0;
-	activeProgress++;
-	let finished = false;
-	const ticker = (async () => {
-		let last = 0;
-		while (!finished) {
-			await sleep(1000);
-			if (finished) break;
-			const elapsed = Date.now() - started;
-			const line = `${label}: ${formatDuration(elapsed)}${progressText(progress)}`;
-			if (tty) {
-				process.stderr.write(`\r\x1b[2K[n8n-runtime] ${line}`);
-			} else if (elapsed - last >= 15_000) {
-				last = elapsed;
-				log(line);
-			}
-		}
-		if (tty) process.stderr.write('\r\x1b[2K');
-	})();
-	try {
-		const result = await work();
-		return result;
-	} finally {
-		finished = true;
-		activeProgress--;
-		await ticker;
-		log(`${label}: done in ${formatDuration(Date.now() - started)}`);
-	}
+/**
+ * How much more of the disk holding `dir` is in use than when it was called, as a function to ask
+ * later: while npm unpacks its 2,000 packages (about 2 GB), the one figure that keeps moving. It
+ * counts every writer on that disk (npm's cache included); '' while the growth is under 10 MB.
+ */
+function diskGrowth(dir: string): () => string {
+	const free = () => {
+		const { bavail, bsize } = statfsSync(dir);
+		return Number(bavail) * Number(bsize);
+	};
+	const before = free();
+	return () => {
+		const grown = before - free();
+		if (grown < 10e6) return '';
+		return grown >= 1e9 ? `${(grown / 1e9).toFixed(1)} GB more disk in use` : `${Math.round(grown / 1e6)} MB more disk in use`;
+	};
 }
 
-function progressText(progress: () => string): string {
-	const text = progress();
-	return text ? `, ${text}` : '';
-}
-
+/** How many packages npm has unpacked so far (top-level folders of node_modules), '' before the first. */
 function packagesIn(nodeModules: string): string {
 	try {
 		let count = 0;
@@ -202,9 +183,9 @@ function packagesIn(nodeModules: string): string {
 			if (entry.startsWith('.')) continue;
 			count += entry.startsWith('@') ? readdirSync(join(nodeModules, entry)).length : 1;
 		}
-		return `${count} packages unpacked`;
+		return count > 0 ? `${count.toLocaleString('en-US')} unpacked` : '';
 	} catch {
-		return 'resolving dependencies';
+		return '';
 	}
 }
 
@@ -276,11 +257,13 @@ async function ensureNode(version: string, log: Log): Promise<string> {
 		rmSync(dir, { recursive: true, force: true });
 		mkdirSync(dir, { recursive: true });
 		writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'node-runtime', private: true }, null, '\t'));
-		await withProgress(`installing Node.js ${version} (npm package ${pkg})`, log, () => '', () =>
-			run('npm', ['install', '--ignore-scripts', '--no-save', '--no-package-lock', `${pkg}@${version}`], {
+		const npm = new NpmProgress();
+		await withProgress(`installing Node.js ${version} (npm package ${pkg})`, log, () => npm.summary(), () =>
+			run('npm', ['install', '--ignore-scripts', '--no-save', '--no-package-lock', '--loglevel=http', `${pkg}@${version}`], {
 				cwd: dir,
 				env: npmEnv(),
 				logFile: join(dir, 'install.log'),
+				onOutput: (text) => npm.feed(text),
 			}),
 		);
 		if (!existsSync(nodeBin)) throw new Error(`The npm package ${pkg}@${version} did not contain bin/node.`);
@@ -311,6 +294,13 @@ export function installedRuntime(spec: RuntimeSpec): Runtime | undefined {
 	return { spec, nodeBin, n8nBin, env: runtimeEnv(spec, nodeBin) };
 }
 
+/** The npm command that runs this process, for messages that say what to run again. */
+function npmCommand(): string {
+	const script = process.env.npm_lifecycle_event;
+	if (!script) return 'your command';
+	return ['start', 'test'].includes(script) ? `npm ${script}` : `npm run ${script}`;
+}
+
 /**
  * Installs n8n and its Node.js into .cache/runtime unless they are there already. The first install
  * downloads about 1 GB and compiles sqlite3 (a few minutes); later calls only read a marker file.
@@ -318,6 +308,8 @@ export function installedRuntime(spec: RuntimeSpec): Runtime | undefined {
 export async function ensureRuntime(spec: RuntimeSpec, log: Log = defaultLog): Promise<Runtime> {
 	const ready = installedRuntime(spec);
 	if (ready) return ready;
+	// Before minutes of downloading: the compile at the end needs these.
+	if (spec.rebuild.length > 0) ensurePrograms(BUILD_TOOLS, npmCommand(), log);
 
 	const nodeBin = spec.node === 'system' ? process.execPath : await ensureNode(spec.node.version, log);
 	const nodeVersion = spec.node === 'system' ? process.versions.node : spec.node.version;
@@ -340,16 +332,26 @@ export async function ensureRuntime(spec: RuntimeSpec, log: Log = defaultLog): P
 			...(headers ? { npm_config_nodedir: headers } : {}),
 		});
 		try {
-			await withProgress(`downloading n8n ${spec.n8nVersion}`, log, () => packagesIn(join(dir, 'node_modules')), () =>
-				run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=warn', `n8n@${spec.n8nVersion}`], {
+			const download = new NpmProgress();
+			const diskUsed = diskGrowth(dir);
+			const downloaded = () => [download.summary(), packagesIn(join(dir, 'node_modules')), diskUsed()].filter(Boolean).join(', ');
+			await withProgress(`downloading n8n ${spec.n8nVersion} and its packages`, log, downloaded, () =>
+				run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=http', `n8n@${spec.n8nVersion}`], {
 					cwd: dir,
 					env,
 					logFile,
+					onOutput: (text) => download.feed(text),
 				}),
 			);
 			if (spec.rebuild.length > 0) {
-				await withProgress(`compiling ${spec.rebuild.join(', ')} for Node.js ${nodeVersion}`, log, () => '', () =>
-					run('npm', ['rebuild', ...spec.rebuild], { cwd: dir, env, logFile }),
+				const compile = new NpmProgress();
+				await withProgress(`compiling ${spec.rebuild.join(', ')} for Node.js ${nodeVersion}`, log, () => compile.summary(), () =>
+					run('npm', ['rebuild', '--foreground-scripts', ...spec.rebuild], {
+						cwd: dir,
+						env,
+						logFile,
+						onOutput: (text) => compile.feed(text),
+					}),
 				);
 			}
 		} catch (error) {

@@ -6,7 +6,8 @@
 
 export type TlsFailureKind = 'unknownCa' | 'expired' | 'notYetValid' | 'wrongHost' | 'oldProtocol';
 
-const KIND_BY_CODE: Record<string, TlsFailureKind> = {
+/** Every certificate and TLS code the nodes explain, by kind (docs/credentials.md lists each). */
+export const TLS_FAILURE_KIND_BY_CODE: Readonly<Record<string, TlsFailureKind>> = {
 	UNABLE_TO_GET_ISSUER_CERT: 'unknownCa',
 	UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'unknownCa',
 	UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'unknownCa',
@@ -38,7 +39,7 @@ export function findTlsFailure(error: unknown): TlsFailure | undefined {
 		const { message, ...rest } = current as { code?: unknown; httpCode?: unknown; message?: unknown };
 		const code = typeof rest.code === 'string' ? rest.code : rest.httpCode;
 		if (typeof code === 'string') {
-			const kind = KIND_BY_CODE[code];
+			const kind = TLS_FAILURE_KIND_BY_CODE[code];
 			if (kind) return { kind, code };
 			if (code === 'EPROTO' && typeof message === 'string' && OLD_PROTOCOL_TEXT.test(message)) {
 				return { kind: 'oldProtocol', code };
@@ -54,52 +55,6 @@ const TRUST_YOUR_CA =
 const OR_INSECURE =
 	'Only on a network you control, you can instead turn on "Ignore SSL Issues (Insecure)" in the Records API credential.';
 const NOTHING_SENT = 'The connection was closed before anything was sent: the API token did not leave n8n.';
-
-/** What a kind of failure means and what to do, in a few words (for a list of codes). */
-const IN_SHORT: Record<TlsFailureKind, string> = {
-	unknownCa:
-		'the certificate is not signed by a certificate authority n8n trusts (start n8n with NODE_EXTRA_CA_CERTS set to your CA certificate file)',
-	expired: 'the certificate has expired (renew it)',
-	notYetValid: 'the certificate is not valid yet (check the clock of the machine running n8n)',
-	wrongHost: 'the certificate names another host (use that host name in the Base URL)',
-	oldProtocol: 'the service offers only TLS versions older than 1.2 (it must support TLS 1.2 or newer)',
-};
-
-/**
- * What Node.js's certificate checks say, the text n8n 1.x's connection test shows instead of the code
- * (the commonest ones of each kind; each appears at the start of the text or in it).
- */
-const NODE_TEXTS: Record<TlsFailureKind, readonly string[]> = {
-	unknownCa: ['unable to verify the first certificate', 'unable to get local issuer certificate', 'self-signed certificate'],
-	expired: ['certificate has expired'],
-	notYetValid: ['certificate is not yet valid'],
-	wrongHost: ["Hostname/IP does not match certificate's altnames"],
-	oldProtocol: ['unsupported protocol'],
-};
-
-function orList(items: readonly string[]): string {
-	return items.length === 1 ? items[0] : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
-}
-
-/**
- * Every code this module recognises, and Node.js's text for it, with what it means and what to do, as
- * one text. n8n shows a credential test's TLS failure bare (2.x the code, 1.x Node.js's text), and the
- * credential has no way to say more there (see the Records API credential), so its form carries this
- * text; made from the same table as the nodes' messages, so the two cannot name different codes.
- */
-export function tlsCodesExplained(): string {
-	const kinds = Object.keys(IN_SHORT) as TlsFailureKind[];
-	const clauses = kinds.map((kind) => {
-		const codes = [
-			...Object.keys(KIND_BY_CODE).filter((code) => KIND_BY_CODE[code] === kind),
-			// Node.js gives EPROTO for other handshake failures too; only its text tells (OLD_PROTOCOL_TEXT).
-			...(kind === 'oldProtocol' ? ['usually EPROTO'] : []),
-		];
-		const texts = NODE_TEXTS[kind].map((text) => `"${text}"`).join(', ');
-		return `${orList(codes)} (${texts}) ${codes.length === 1 ? 'means' : 'mean'} that ${IN_SHORT[kind]}`;
-	});
-	return `If the connection test fails with only a code (n8n 2.x) or the certificate check's text (n8n 1.x): ${clauses.join('; ')}. Nothing was sent.`;
-}
 
 /** The message and description of an error for a TLS failure talking to `host`. */
 export function describeTlsFailure(failure: TlsFailure, host: string): { message: string; description: string } {

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- a test: its tokens and keys are fixed
 	test values, not secrets */
-import type { IHttpRequestOptions } from 'n8n-workflow';
+import { NodeHelpers, type IHttpRequestOptions } from 'n8n-workflow';
 
 import { plainHttpRefusal, RecordsApi } from '../../../credentials/RecordsApi.credentials';
 
@@ -73,5 +73,33 @@ describe('RecordsApi.authenticate', () => {
 		await expect(
 			credential.authenticate({ token }, { url: 'http://records.example.com/x' }),
 		).rejects.toThrow(expect.objectContaining({ message: expect.not.stringContaining(token) }));
+	});
+});
+
+describe('the Records API credential form', () => {
+	const { properties } = new RecordsApi();
+	const property = (name: string) => properties.find((candidate) => candidate.name === name);
+	const shownFor = (name: string, testWith: string) =>
+		NodeHelpers.displayParameter({ testWith }, property(name)!, null, null);
+
+	it('requires the ID the chosen connection test needs, and only that one', () => {
+		expect(property('testReportId')).toMatchObject({ required: true });
+		expect(property('testRecordTypeId')).toMatchObject({ required: true });
+		expect([shownFor('testReportId', 'report'), shownFor('testReportId', 'import')]).toEqual([true, false]);
+		expect([shownFor('testRecordTypeId', 'report'), shownFor('testRecordTypeId', 'import')]).toEqual([false, true]);
+		expect(property('testWith')?.default).toBe('report');
+	});
+
+	it('has no notice, and descriptions and hints of one or two lines', () => {
+		expect(properties.filter((candidate) => candidate.type === 'notice')).toEqual([]);
+		const texts = properties.flatMap((candidate) => [candidate.description, candidate.hint]).filter(Boolean) as string[];
+		expect(texts.length).toBeGreaterThan(5);
+		expect(texts.filter((text) => text.length > 200)).toEqual([]);
+	});
+
+	it('names the commonest certificate code and the fix in view, under Base URL', () => {
+		const hint = property('baseUrl')?.hint;
+		expect(hint).toContain('UNABLE_TO_VERIFY_LEAF_SIGNATURE');
+		expect(hint).toContain('NODE_EXTRA_CA_CERTS');
 	});
 });

@@ -1,4 +1,15 @@
-import { describeTlsFailure, findTlsFailure, tlsCodesExplained } from '../../../../../nodes/shared/transport/tlsFailure';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- a test: runs in Node.js, not inside
+	n8n (Node.js's modules) */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import {
+	describeTlsFailure,
+	findTlsFailure,
+	TLS_FAILURE_KIND_BY_CODE,
+	type TlsFailureKind,
+} from '../../../../../nodes/shared/transport/tlsFailure';
+import { repoRoot } from '../../../../../tooling/lib/paths';
 
 describe('findTlsFailure', () => {
 	it('finds the certificate error under the wrappers of n8n 2.x (cause) and n8n 1.x (httpCode)', () => {
@@ -35,39 +46,7 @@ describe('describeTlsFailure', () => {
 	});
 });
 
-describe('tlsCodesExplained', () => {
-	const text = tlsCodesExplained();
-	const clauses = text
-		.replace(/^If the connection test fails with only a code \(n8n 2\.x\) or the certificate check's text \(n8n 1\.x\): /, '')
-		.replace(/\. Nothing was sent\.$/, '')
-		.split('; ')
-		.map((clause) => {
-			const [named, meaning] = clause.split(/ means? that /);
-			const [, codes, texts] = /^(.*) \((.*)\)$/.exec(named) ?? [];
-			return {
-				codes: codes.split(/, | or /).map((code) => code.replace(/^usually /, '')),
-				texts: [...texts.matchAll(/"([^"]+)"/g)].map((match) => match[1]),
-				meaning,
-			};
-		});
-	const codeFailure = (code: string) => findTlsFailure({ code, message: `write ${code} tlsv1 alert protocol version` });
-
-	it('explains each code in the clause of the kind the nodes give it, with what to do', () => {
-		const advice = {
-			unknownCa: /NODE_EXTRA_CA_CERTS/,
-			expired: /has expired/,
-			notYetValid: /not valid yet/,
-			wrongHost: /another host.*Base URL/,
-			oldProtocol: /older than 1\.2/,
-		};
-		expect(clauses.map(({ codes }) => codeFailure(codes[0])?.kind)).toEqual(Object.keys(advice));
-		for (const { codes, meaning } of clauses) {
-			const kind = codeFailure(codes[0])?.kind as keyof typeof advice;
-			for (const code of codes) expect(codeFailure(code)?.kind).toBe(kind);
-			expect(meaning).toMatch(advice[kind]);
-		}
-	});
-
+describe('TLS_FAILURE_KIND_BY_CODE', () => {
 	it("names exactly the codes of Node.js's certificate checks that the nodes recognise", () => {
 		// Node.js's certificate verification codes (OpenSSL's X509_V_ERR_*) and its TLS errors.
 		const nodeCodes = [
@@ -76,23 +55,26 @@ describe('tlsCodesExplained', () => {
 			'CERT_HAS_EXPIRED', 'CRL_NOT_YET_VALID', 'CRL_HAS_EXPIRED', 'ERROR_IN_CERT_NOT_BEFORE_FIELD', 'ERROR_IN_CERT_NOT_AFTER_FIELD',
 			'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
 			'CERT_CHAIN_TOO_LONG', 'CERT_REVOKED', 'INVALID_CA', 'PATH_LENGTH_EXCEEDED', 'INVALID_PURPOSE', 'CERT_UNTRUSTED', 'CERT_REJECTED',
-			'HOSTNAME_MISMATCH', 'ERR_TLS_CERT_ALTNAME_INVALID', 'ERR_SSL_UNSUPPORTED_PROTOCOL', 'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION', 'EPROTO',
+			'HOSTNAME_MISMATCH', 'ERR_TLS_CERT_ALTNAME_INVALID', 'ERR_SSL_UNSUPPORTED_PROTOCOL', 'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION',
 		];
-		const named = clauses.flatMap(({ codes }) => codes);
-		expect(new Set(named).size).toBe(named.length);
-		expect([...named].sort()).toEqual(nodeCodes.filter((code) => codeFailure(code) !== undefined).sort());
+		const recognised = nodeCodes.filter((code) => findTlsFailure({ code, message: code }) !== undefined);
+		expect(Object.keys(TLS_FAILURE_KIND_BY_CODE).sort()).toEqual(recognised.sort());
 	});
 
-	it("gives each kind Node.js's text, which n8n 1.x shows instead of the code", () => {
-		expect(clauses.map(({ texts }) => texts)).toEqual([
-			['unable to verify the first certificate', 'unable to get local issuer certificate', 'self-signed certificate'],
-			['certificate has expired'],
-			['certificate is not yet valid'],
-			["Hostname/IP does not match certificate's altnames"],
-			['unsupported protocol'],
-		]);
-		// An old protocol's text is the one the nodes recognise EPROTO by.
-		expect(codeFailure('EPROTO')?.kind).toBe('oldProtocol');
-		expect(findTlsFailure({ code: 'EPROTO', message: `write EPROTO ${clauses[4].texts[0]}` })?.kind).toBe('oldProtocol');
+	it('is explained code by code in docs/credentials.md, each with what to do', () => {
+		const rows = readFileSync(join(repoRoot, 'docs', 'credentials.md'), 'utf8')
+			.split('\n')
+			.filter((line) => line.startsWith('| `'));
+		const advice: Record<TlsFailureKind, RegExp> = {
+			unknownCa: /NODE_EXTRA_CA_CERTS/,
+			expired: /[Rr]enew/,
+			notYetValid: /clock/,
+			wrongHost: /Base URL/,
+			oldProtocol: /TLS 1\.2/,
+		};
+		for (const [code, kind] of Object.entries(TLS_FAILURE_KIND_BY_CODE)) {
+			const row = rows.find((line) => line.includes(`\`${code}\``));
+			expect({ code, row }).toEqual({ code, row: expect.stringMatching(advice[kind]) });
+		}
 	});
 });
