@@ -83,7 +83,7 @@ const codeDates: NodeSpec = {
 const invoiceNode = (name: string, dueDate: string): NodeSpec => ({
 	name,
 	type: 'n8n-nodes-records.records',
-	parameters: { resource: 'invoice', operation: 'create', clientId: 3, amount: 100, currency: 'CZK', dueDate },
+	parameters: { resource: 'api', operation: 'createInvoice', clientId: 3, amount: 100, currency: 'CZK', dueDate },
 	credentials: { recordsApi: credential },
 });
 /** 22:30 UTC on 31 March: 1 April in the workflow's time zone. */

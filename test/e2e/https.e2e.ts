@@ -81,7 +81,7 @@ const branches: NodeSpec[] = [
 	{
 		name: 'Custom API Call',
 		type: 'n8n-nodes-records.records',
-		parameters: { resource: 'customApi', operation: 'request', method: 'GET', path: `/api/v1/records/${RECORD_TYPES.tasks}` },
+		parameters: { resource: 'api', operation: 'request', method: 'GET', path: `/api/v1/records/${RECORD_TYPES.tasks}` },
 		credentials: { recordsApi: credentials.records },
 	},
 	continuingOnError(getRows('Unknown CA', credentials.unknownCa)),

@@ -17,7 +17,7 @@ const clientRequests = () => sandbox.state.stats.requests.clients?.total ?? 0;
 function getMany(parameters: Record<string, unknown>, extra: Partial<Parameters<typeof runNode>[0]> = {}) {
 	return runNode({
 		nodeType: new Records(),
-		parameters: { resource: 'client', operation: 'getMany', ...parameters },
+		parameters: { resource: 'api', operation: 'listClients', ...parameters },
 		credentials,
 		...extra,
 	});

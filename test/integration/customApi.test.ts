@@ -21,7 +21,7 @@ const taskNames = () => sandbox.state.getRecords(TASKS).map((record) => record.f
 function call(parameters: Record<string, unknown>, extra: Partial<Parameters<typeof runNode>[0]> = {}) {
 	return runNode({
 		nodeType: new Records(),
-		parameters: { resource: 'customApi', operation: 'request', method: 'GET', ...parameters },
+		parameters: { resource: 'api', operation: 'request', method: 'GET', ...parameters },
 		credentials,
 		...extra,
 	});

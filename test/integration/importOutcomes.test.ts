@@ -178,28 +178,21 @@ describe('Retry When Outcome Unknown', () => {
 });
 
 describe("n8n's Retry On Fail", () => {
-	it('runs the whole import again after a failure, so a failed import says to turn it off', async () => {
+	it('is refused before anything is sent: n8n would run the whole import again after a failure', async () => {
 		await addFaults(sandbox, { route: 'import', status: 500, afterProcessing: true, skip: 1 });
 		const result = await importTasks(tasks(4), {}, { retryOnFail: { maxTries: 2, waitBetweenTries: 0 } });
 
-		expect(result.error?.description).toContain(
-			'"Retry On Fail" is on in this node\'s settings: n8n runs the whole import again after a failure and sends the records already imported a second time. Turn it off',
-		);
-		// What the warning is about: n8n sent batch 1 again, and the service stored it twice.
-		expect(timesStored('Úkol 0')).toBe(2);
+		expect(result.error?.message).toBe('Import does not run with "Retry On Fail" on');
+		expect(result.error?.description).toContain('Nothing was sent. Turn "Retry On Fail" off in this node\'s settings');
+		expect(importLog()).toHaveLength(0);
+		expect(timesStored('Úkol 0')).toBe(0);
 	});
 
-	it('with Continue On Fail, an error item says so too', async () => {
-		await addFaults(sandbox, { route: 'import', refuseRecords: [1] });
+	it('is refused with On Error: Continue too, where n8n runs the node again when its first item is an error', async () => {
+		await addFaults(sandbox, { route: 'import', refuseRecords: [0] });
 		const result = await importTasks(tasks(2), {}, { continueOnFail: true, retryOnFail: { maxTries: 2, waitBetweenTries: 0 } });
 
-		expect(statuses(result)).toEqual(['created', 'error']);
-		expect(result.items[1].json.description).toContain('"Retry On Fail" is on in this node\'s settings');
-	});
-
-	it('the Import operation shows a notice against it', () => {
-		const notice = new Records().description.properties.find((property) => property.name === 'retryOnFailNotice');
-		expect(notice).toMatchObject({ type: 'notice', displayOptions: { show: { resource: ['record'], operation: ['import'] } } });
-		expect(notice?.displayName).toContain('Leave "Retry On Fail" in this node\'s settings off');
+		expect(result.error?.message).toBe('Import does not run with "Retry On Fail" on');
+		expect(importLog()).toHaveLength(0);
 	});
 });

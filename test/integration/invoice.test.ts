@@ -16,7 +16,7 @@ const VALID = { clientId: 3, amount: 1234.5, currency: 'CZK', dueDate: '2026-12-
 function create(parameters: Record<string, unknown>, extra: Partial<Parameters<typeof runNode>[0]> = {}) {
 	return runNode({
 		nodeType: new Records(),
-		parameters: { resource: 'invoice', operation: 'create', ...VALID, ...parameters },
+		parameters: { resource: 'api', operation: 'createInvoice', ...VALID, ...parameters },
 		credentials,
 		...extra,
 	});

@@ -3,9 +3,7 @@ import type { AllEntities } from 'n8n-workflow';
 type NodeMap = {
 	record: 'import';
 	report: 'getRows';
-	client: 'getMany';
-	invoice: 'create';
-	customApi: 'request';
+	api: 'request' | 'listClients' | 'createInvoice';
 	workflowCall: 'respond';
 };
 

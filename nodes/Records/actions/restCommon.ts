@@ -1,17 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-/**
- * Shared by the operations on the service's REST endpoints (Client, Invoice, Custom API Call).
- * Client and Invoice follow shapes the service's product overview shows as examples only (spec
- * §4.4); the notice tells users so before they build on them.
- */
-export const illustrativeRestNotice: INodeProperties = {
-	displayName:
-		"This operation follows the REST example in the service's product overview; the service does not publish an authoritative definition of it. If your installation answers differently, use the Custom API Call resource.",
-	name: 'illustrativeRestNotice',
-	type: 'notice',
-	default: '',
-};
+/** Shared by the operations that read lists: Get Rows, and the API endpoints (Other Endpoint). */
 
 /** Return All / Limit, as every n8n node that lists things offers them. */
 export const returnAllAndLimit: INodeProperties[] = [

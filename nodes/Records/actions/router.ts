@@ -2,9 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isToolNodeType } from './tool/use';
-import * as client from './client/Client.resource';
-import * as customApi from './customApi/CustomApi.resource';
-import * as invoice from './invoice/Invoice.resource';
+import * as api from './api/Api.resource';
 import type { RecordsType } from './node.type';
 import * as record from './record/Record.resource';
 import * as report from './report/Report.resource';
@@ -15,9 +13,7 @@ import * as workflowCall from './workflowCall/WorkflowCall.resource';
 const allProperties = [
 	...record.description,
 	...report.description,
-	...client.description,
-	...invoice.description,
-	...customApi.description,
+	...api.description,
 	...workflowCall.description,
 ];
 
@@ -50,14 +46,8 @@ async function runOperation(this: IExecuteFunctions): Promise<INodeExecutionData
 		case 'report':
 			returnData = await report[recordsNodeData.operation].execute.call(this, items);
 			break;
-		case 'client':
-			returnData = await client[recordsNodeData.operation].execute.call(this, items);
-			break;
-		case 'invoice':
-			returnData = await invoice[recordsNodeData.operation].execute.call(this, items);
-			break;
-		case 'customApi':
-			returnData = await customApi[recordsNodeData.operation].execute.call(this, items);
+		case 'api':
+			returnData = await api[recordsNodeData.operation].execute.call(this, items);
 			break;
 		case 'workflowCall':
 			returnData = await workflowCall[recordsNodeData.operation].execute.call(this, items);
@@ -65,7 +55,7 @@ async function runOperation(this: IExecuteFunctions): Promise<INodeExecutionData
 		default:
 			throw new NodeOperationError(
 				this.getNode(),
-				`The resource "${resource as string}" is not known to this version of the node`,
+				`The resource "${resource as string}" is not known to this node`,
 			);
 	}
 	return returnData;

@@ -15,8 +15,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Import',
 				value: 'import',
-				description: 'Create or edit records of a record type',
-				action: 'Create or edit records of a record type',
+				description: 'Create or edit records of a record type; the service decides which, record by record',
+				action: 'Import records',
 			},
 		],
 		default: 'import',

@@ -21,21 +21,21 @@ const TOOL_DESCRIPTIONS: Array<{ show: Record<string, string[]>; hide?: Record<s
 		text: 'Creates or edits records of one record type (register) in Records. Changes data. Needs the record type ID and the records, each an object of field names (exactly as the record type names them) to values. A record whose key field matches an existing record edits it; otherwise a new record is created. Every record is checked before anything is sent. Returns, for each record, whether it was created or edited, and its ID when the service gives one.',
 	},
 	{
-		show: { resource: ['client'], operation: ['getMany'] },
+		show: { resource: ['api'], operation: ['listClients'] },
 		text: 'Lists clients in Records. Read-only: changes nothing. Can filter by status. Returns one object per client with its ID, name and the other fields the service keeps; the ID is what creating an invoice needs.',
 	},
 	{
-		show: { resource: ['invoice'], operation: ['create'] },
+		show: { resource: ['api'], operation: ['createInvoice'] },
 		text: 'Creates an invoice in Records. Changes data: each call creates a new invoice, so call it once per invoice. Needs the client ID (a whole number, from the list of clients), the amount, the three-letter currency code and the due date. Returns the invoice as created, with its ID.',
 	},
 	// With the method set by an expression n8n shows both of these; the later one wins, so such a tool
 	// says that it may change data.
 	{
-		show: { resource: ['customApi'], operation: ['request'], method: ['GET', 'HEAD'] },
+		show: { resource: ['api'], operation: ['request'], method: ['GET', 'HEAD'] },
 		text: 'Reads from the Records API with a GET request to a path under the installation, e.g. /api/v1/records/ukoly for the records of a register. Read-only: changes nothing. Returns the response body as JSON.',
 	},
 	{
-		show: { resource: ['customApi'], operation: ['request'] },
+		show: { resource: ['api'], operation: ['request'] },
 		hide: { method: ['GET', 'HEAD'] },
 		text: 'Sends a request to the Records API, to a path under the installation. Changes data: POST, PUT and PATCH create or change records, DELETE deletes them. Returns the response body as JSON.',
 	},

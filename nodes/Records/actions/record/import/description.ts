@@ -7,18 +7,6 @@ import { MAX_CONCURRENCY, retryAttemptsOption, timeoutOption } from '../../../..
 
 export const DEFAULT_BATCH_SIZE = 100;
 
-/**
- * The text of Import's information callout. A callout's text is a sentence, as in n8n's own nodes;
- * the title-case rule of n8n's lint knows only notices as sentences and would capitalise every word,
- * and n8n's verification scan honours no inline exception, hence a named constant.
- */
-const RESPONSE_INFORMATION =
-	'The service does not document what an import returns. Each output item shows the record as sent and its outcome: imported (created or edited when the answer says so), refused, not sent, or unknown when the answer does not say.';
-
-/** Import's warning about n8n's Retry On Fail, which the node cannot turn off nor see before a run. */
-const RETRY_ON_FAIL_NOTICE =
-	'Leave "Retry On Fail" in this node\'s settings off: after a failure n8n runs the whole import again and sends the records already imported a second time. "Retry Attempts" in the options repeats only what the service certainly did not process.';
-
 /** Records (JSON), whose default is an example to replace with the record type's own fields. */
 const jsonRecords: INodeProperties = {
 	displayName: 'Records (JSON)',
@@ -32,19 +20,6 @@ const jsonRecords: INodeProperties = {
 };
 
 export const properties: INodeProperties[] = [
-	{
-		displayName: RETRY_ON_FAIL_NOTICE,
-		name: 'retryOnFailNotice',
-		type: 'notice',
-		default: '',
-	},
-	{
-		displayName: RESPONSE_INFORMATION,
-		name: 'responseNotice',
-		// Information, not a warning: n8n draws a notice in warning colours, a callout in neutral ones.
-		type: 'callout',
-		default: '',
-	},
 	{
 		displayName: 'Record Type ID',
 		name: 'recordTypeId',

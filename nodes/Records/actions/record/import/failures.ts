@@ -33,11 +33,16 @@ export function count(n: number, singular: string, plural = `${singular}s`): str
 }
 
 /**
- * What a failed import says when n8n's Retry On Fail is on: n8n then runs the node again, whole,
- * and every record the service already imported is sent again.
+ * Import refuses to run under n8n's Retry On Fail: after a failure (with On Error: Continue, also
+ * when the first output item is an error item) n8n would run the node again, whole, and send every
+ * record the service had imported a second time.
  */
-export const RETRY_ON_FAIL_WARNING =
-	'"Retry On Fail" is on in this node\'s settings: n8n runs the whole import again after a failure and sends the records already imported a second time. Turn it off; "Retry Attempts" in the options repeats only what the service certainly did not process.';
+export function retryOnFailRefusal(this: IExecuteFunctions): NodeOperationError {
+	return new NodeOperationError(this.getNode(), 'Import does not run with "Retry On Fail" on', {
+		description:
+			'After a failure n8n would run the whole import again and send the records imported before it a second time. Nothing was sent. Turn "Retry On Fail" off in this node\'s settings; "Retry Attempts" in its options repeats only what the service certainly did not process.',
+	});
+}
 
 /** A 2xx answer that did not come from the service. */
 class ForeignAnswerError extends NodeOperationError {}
@@ -221,7 +226,7 @@ export function toNodeError(this: IExecuteFunctions, failure: BatchFailure, mess
 
 
 /** The error that stops the run: the first failed batch, and what became of the others. */
-export function stoppingError(this: IExecuteFunctions, results: ImportResults, retryOnFail: boolean) {
+export function stoppingError(this: IExecuteFunctions, results: ImportResults) {
 	const [first, ...others] = [...results.failures].sort((a, b) => a.batch.number - b.batch.number);
 	const batchList = (list: ImportBatch[]) =>
 		`${list.length === 1 ? 'batch' : 'batches'} ${describeIndexes(list.map((batch) => batch.number))}`;
@@ -242,7 +247,6 @@ export function stoppingError(this: IExecuteFunctions, results: ImportResults, r
 	if (results.notStarted.length > 0) {
 		progress.push(`Not sent: ${recordCount(results.notStarted)} of ${batchList(results.notStarted)}.`);
 	}
-	if (retryOnFail) progress.push(RETRY_ON_FAIL_WARNING);
 	return toNodeError.call(this, first, first.message, `${first.description} ${progress.join(' ')}`.trim());
 }
 

@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { stoppingError } from './failures';
+import { retryOnFailRefusal, stoppingError } from './failures';
 import { sendBatches } from './sending';
 import { failureOutput } from './output';
 import { readSettings } from './settings';
@@ -19,9 +19,10 @@ export async function execute(
 	if (items.length === 0) return [];
 	const settings = readSettings.call(this);
 	const continueOnFail = this.continueOnFail();
+	if (settings.retryOnFail) throw retryOnFailRefusal.call(this);
 	const { records, slots } = readRecords.call(this, items, settings, continueOnFail);
 	const results = await sendBatches.call(this, records, settings, continueOnFail);
-	if (results.failures.length > 0 && !continueOnFail) throw stoppingError.call(this, results, settings.retryOnFail);
+	if (results.failures.length > 0 && !continueOnFail) throw stoppingError.call(this, results);
 
 	return slots.map((slot): INodeExecutionData => {
 		if ('error' in slot) {
@@ -30,7 +31,7 @@ export async function execute(
 			return { json, pairedItem: { item: slot.itemIndex } };
 		}
 		const record = records[slot.position];
-		const json = results.outputs[slot.position] ?? failureOutput(record, results.failedAt[slot.position], settings.retryOnFail);
+		const json = results.outputs[slot.position] ?? failureOutput(record, results.failedAt[slot.position]);
 		return { json, pairedItem: { item: record.itemIndex } };
 	});
 }

@@ -7,7 +7,7 @@ import type { FailedRecord } from './types';
 import type { ImportSettings } from './settings';
 import type { RecordVerdict } from './outcomes';
 import { type PendingRecord, sendableRecord } from './records';
-import { RETRY_ON_FAIL_WARNING, recordOutcome } from './failures';
+import { recordOutcome } from './failures';
 
 export function successOutput(
 	batch: ImportBatch,
@@ -34,12 +34,10 @@ function errorText(failed: FailedRecord | undefined): string {
 	return `Not sent, because batch ${failed.failure.batch.number} failed: ${failed.failure.cause.message}`;
 }
 
-export function failureOutput(record: PendingRecord, failed: FailedRecord | undefined, retryOnFail: boolean): IDataObject {
+export function failureOutput(record: PendingRecord, failed: FailedRecord | undefined): IDataObject {
 	const json: IDataObject = { error: errorText(failed), outcome: recordOutcome(failed) };
 	const answered = failed?.refusal !== undefined || failed?.unknown !== undefined;
-	const description = [answered ? failed?.failure.message : failed?.failure.description];
-	if (retryOnFail) description.push(RETRY_ON_FAIL_WARNING);
-	const text = description.filter(Boolean).join(' ');
+	const text = answered ? failed?.failure.message : failed?.failure.description;
 	if (text) json.description = text;
 	if (failed?.failure.httpCode) json.httpCode = failed.failure.httpCode;
 	json.recordTypeId = record.recordTypeId;

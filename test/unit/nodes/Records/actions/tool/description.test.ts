@@ -43,12 +43,12 @@ describe('the description a Records Tool gives an agent', () => {
 		expect(getRows).toMatch(/Read-only/);
 		expect(getRows).toMatch(/nextOffset/);
 		expect(toolDescriptionOf({ resource: 'record', operation: 'import' })).toMatch(/Changes data/);
-		expect(toolDescriptionOf({ resource: 'invoice', operation: 'create' })).toMatch(/Changes data/);
-		expect(toolDescriptionOf({ resource: 'client', operation: 'getMany' })).toMatch(/Read-only/);
+		expect(toolDescriptionOf({ resource: 'api', operation: 'createInvoice' })).toMatch(/Changes data/);
+		expect(toolDescriptionOf({ resource: 'api', operation: 'listClients' })).toMatch(/Read-only/);
 	});
 
 	it('for a Custom API Call, follows the method; a method set by an expression may change data', () => {
-		const call = (method: string) => toolDescriptionOf({ resource: 'customApi', operation: 'request', method, path: '/api/v1/records/ukoly' });
+		const call = (method: string) => toolDescriptionOf({ resource: 'api', operation: 'request', method, path: '/api/v1/records/ukoly' });
 		expect(call('GET')).toMatch(/Read-only/);
 		expect(call('HEAD')).toMatch(/Read-only/);
 		expect(call('POST')).toMatch(/Changes data/);

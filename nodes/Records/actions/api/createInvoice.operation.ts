@@ -7,16 +7,14 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { recordsApiRequest } from '../../../shared/transport';
-import { formatDueDate, parseAmount, parseClientId, parseCurrency } from './fields';
+import { formatDueDate, parseAmount, parseClientId, parseCurrency } from './invoiceFields';
 import { forEachItem } from '../../../shared/perItem';
 import { parameterError } from '../../../shared/parameters/kit';
-import { illustrativeRestNotice } from '../restCommon';
 import { requestSettings, retryAttemptsOption, timeoutOption } from '../../../shared/requestOptions';
 
 export const INVOICES_PATH = '/invoices';
 
 const properties: INodeProperties[] = [
-	illustrativeRestNotice,
 	{
 		displayName: 'Client ID',
 		name: 'clientId',
@@ -62,7 +60,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-const displayOptions = { show: { resource: ['invoice'], operation: ['create'] } };
+const displayOptions = { show: { resource: ['api'], operation: ['createInvoice'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 

@@ -7,7 +7,7 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { recordsApiRequest } from '../../../shared/transport';
-import { asItemJson, illustrativeRestNotice, returnAllAndLimit } from '../restCommon';
+import { asItemJson, returnAllAndLimit } from '../restCommon';
 import { forEachItem } from '../../../shared/perItem';
 import { wholeNumber } from '../../../shared/parameters/kit';
 import { requestSettings, retryAttemptsOption, timeoutOption } from '../../../shared/requestOptions';
@@ -15,7 +15,6 @@ import { requestSettings, retryAttemptsOption, timeoutOption } from '../../../sh
 export const CLIENTS_PATH = '/api/v1/clients';
 
 const properties: INodeProperties[] = [
-	illustrativeRestNotice,
 	{
 		displayName: 'Status',
 		name: 'status',
@@ -48,7 +47,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-const displayOptions = { show: { resource: ['client'], operation: ['getMany'] } };
+const displayOptions = { show: { resource: ['api'], operation: ['listClients'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 

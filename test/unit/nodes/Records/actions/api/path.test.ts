@@ -1,4 +1,4 @@
-import { buildCustomApiPath } from '../../../../../../nodes/Records/actions/customApi/path';
+import { buildCustomApiPath } from '../../../../../../nodes/Records/actions/api/path';
 
 describe('buildCustomApiPath', () => {
 	it('keeps an ordinary path as it is', () => {

@@ -18,13 +18,6 @@ const METHODS_WITH_BODY = ['PATCH', 'POST', 'PUT'];
 
 const properties: INodeProperties[] = [
 	{
-		displayName:
-			"Sends a request with the credential's API token to any path under its Base URL, e.g. GET /api/v1/records/{record type ID} to list the records of a register, custom ones included, or POST, PUT and DELETE to create, change and delete them",
-		name: 'customApiNotice',
-		type: 'notice',
-		default: '',
-	},
-	{
 		displayName: 'Method',
 		name: 'method',
 		type: 'options',
@@ -45,9 +38,10 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: '/api/v1/records/ukoly',
+		placeholder: '/api/v1/records/tasks',
+		hint: 'E.g. GET /api/v1/records/{record type ID} lists the records of a register, if your installation offers it',
 		description:
-			"Path after the credential's Base URL, starting with /. Absolute URLs are refused, so that the API token is never sent to another host. (In the example, \"ukoly\" is a record type ID, Czech for \"tasks\".)",
+			"Path after the credential's Base URL, starting with /. Absolute URLs are refused, so that the API token is never sent to another host.",
 	},
 	{
 		displayName: 'Query Parameters',
@@ -133,7 +127,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-const displayOptions = { show: { resource: ['customApi'], operation: ['request'] } };
+const displayOptions = { show: { resource: ['api'], operation: ['request'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
