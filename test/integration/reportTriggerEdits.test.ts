@@ -114,7 +114,7 @@ describe('an edit of an active trigger never stops it, and rows added after it a
 		['New Rows Appear from Anywhere to the end', {}, { newRowPosition: 'end' }],
 		['Full Check Every set', { newRowPosition: 'end' }, { newRowPosition: 'end', options: { fullCheckEvery: 10 } }],
 		['the options (page size, output)', {}, { options: { pageSize: 7, outputMode: 'row' } }],
-	])('%s: polls go on without an error, and rows added after the edit are emitted once', async (_edit, before, after) => {
+	])('%s: polls go on without an error, and rows added after the edit are emitted once', async (_edit, before: IDataObject, after: IDataObject) => {
 		const trigger = await runningTrigger(before);
 		trigger.parameters = after;
 		expect(await trigger.poll()).toEqual([]);

@@ -3,12 +3,13 @@
 /**
  * The model behind the change detector's property tests: a report held in memory that a history of
  * changes edits (also between two page requests of a poll), a driver that polls it through the
- * change detector as pollReport.ts does (ranges read in pages, each page after the first checked for
- * a shift, a read started again when one is found, a full read suspended when the poll's time is up),
+ * change detector as readReport.ts does (ranges read in pages, each page after the first checked for
+ * a shift, a read started again when one is found, a poll whose time is up cut short or failed),
  * and an oracle that knows from the report's history which rows may and must be emitted.
  */
 import type { ReportColumn, ReportRow } from '../../../../nodes/shared/report/rows';
-import { ChangedDuringRead, ChangeDetector, DetectorError, ReadAgain, type DetectorSettings } from '../../../../nodes/RecordsReportTrigger/changeDetector';
+import { ChangeDetector } from '../../../../nodes/RecordsReportTrigger/changeDetector';
+import { ChangedDuringRead, DetectorError, type DetectorSettings } from '../../../../nodes/RecordsReportTrigger/detection';
 import { type Memory, readMemory } from '../../../../nodes/RecordsReportTrigger/memory';
 import { TrailingRun } from '../../../../nodes/shared/report/trailingRun';
 
@@ -147,12 +148,12 @@ export class ModelReport {
 class Shifted extends Error {}
 
 export type PollOutcome =
-	| { kind: 'emitted'; rows: ReportRow[]; memory: Memory }
-	| { kind: 'suspended'; memory: Memory | undefined }
+	| { kind: 'emitted'; rows: ReportRow[]; memory: Memory; cutShort: boolean }
+	| { kind: 'outOfTime' }
 	| { kind: 'error'; error: DetectorError }
 	| { kind: 'changing' };
 
-/** Polls the model report once through the change detector, as pollReport.ts does. */
+/** Polls the model report once through the change detector, as readReport.ts does. */
 export function pollModel(
 	report: ModelReport,
 	stored: Memory | undefined,
@@ -169,28 +170,32 @@ export function pollModel(
 		pages++;
 		while (during.length > 0 && during[0].afterPage <= pages) apply(during.shift()!.change);
 	};
-	let memory = stored;
+	let seenBefore: string | undefined;
+	let seen = '';
 	for (let attempt = 1; attempt <= 3; attempt++) {
+		seen = '';
 		try {
-			const detector = new ChangeDetector({ ...settings, lastAttempt: attempt === 3 }, memory);
+			const detector = new ChangeDetector({ ...settings, lastAttempt: attempt === 3 }, stored);
 			for (let range = detector.next(); range !== undefined; range = detector.next()) {
-				const outOfTime = readRange(report, range, plan, afterRequest, (rows) => {
+				const outOfTime = readRange(report, range, plan, afterRequest, (rows, offset) => {
+					seen += `${offset}:${JSON.stringify(rows)};`;
 					const verdict = detector.take(report.columns, rows);
 					return verdict === undefined && plan.budgetPages !== undefined && pages >= plan.budgetPages ? 'time' : verdict;
 				});
-				if (outOfTime) return { kind: 'suspended', memory: roundTrip(detector.suspend()) };
+				if (outOfTime) {
+					if (!detector.cutShort()) return { kind: 'outOfTime' };
+					const decision = detector.decide();
+					return { kind: 'emitted', rows: decision.emit, memory: roundTrip(decision.memory)!, cutShort: true };
+				}
 				detector.endRange(report.columns);
 			}
 			const decision = detector.decide();
-			return { kind: 'emitted', rows: decision.emit, memory: roundTrip(decision.memory)! };
+			return { kind: 'emitted', rows: decision.emit, memory: roundTrip(decision.memory)!, cutShort: false };
 		} catch (error) {
-			if (error instanceof DetectorError) return { kind: 'error', error };
-			if (error instanceof ReadAgain && memory?.pending !== undefined) {
-				memory = { ...memory, pending: undefined };
-				attempt--;
-				continue;
-			}
-			if (!(error instanceof Shifted || error instanceof ChangedDuringRead)) throw error;
+			// As readReport.ts: a check fails for good only where the read before failed on the same rows.
+			if (error instanceof DetectorError && (error.check === undefined || seen === seenBefore)) return { kind: 'error', error };
+			if (error instanceof ChangedDuringRead) seenBefore = seen;
+			else if (!(error instanceof Shifted || error instanceof DetectorError)) throw error;
 		}
 	}
 	return { kind: 'changing' };
@@ -202,7 +207,7 @@ function readRange(
 	range: { start: number; maxRows?: number },
 	plan: PollPlan,
 	afterRequest: () => void,
-	take: (rows: ReportRow[]) => 'stop' | 'time' | undefined,
+	take: (rows: ReportRow[], offset: number) => 'stop' | 'time' | undefined,
 ): boolean {
 	let offset = range.start;
 	const trail = new TrailingRun();
@@ -227,7 +232,7 @@ function readRange(
 		}
 		const rows = overlap ? page.slice(1) : page;
 		if (rows.length === 0) return false;
-		const verdict = take(rows);
+		const verdict = take(rows, offset);
 		if (verdict === 'time') return true;
 		if (verdict === 'stop') return false;
 		trail.add(rows);

@@ -1,5 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a test: runs in Node.js, not inside
-	n8n (`Date` is replaced by the virtual clock) */
 /**
  * A Records report service simulated in memory, and a Records Report Trigger polling it through
  * n8n's own poll engine (n8n-core's PollContext and TriggersAndPollers, via the harness's runPoll):
@@ -9,7 +7,7 @@
  * from the guide: pages capped silently by rows or by bytes, a hard maximum on `limit` (400 above
  * it), offsets past the end answered with 404, 400 or an error object.
  */
-import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { RecordsReportTrigger } from '../../../../nodes/RecordsReportTrigger/RecordsReportTrigger.node';
 import type { ReportColumn, ReportRow } from '../../../../nodes/shared/report/rows';
@@ -111,7 +109,7 @@ export class VirtualTrigger {
 
 	constructor(
 		readonly service: VirtualService,
-		public parameters: IDataObject,
+		public parameters: INodeParameters,
 		public workflowId: string,
 	) {}
 
