@@ -168,7 +168,7 @@ export class ChangeDetector {
 		const memory = this.memory;
 		if (this.settings.identity === 'columns') {
 			const keys = this.settings.keyColumns(columns);
-			if (memory !== undefined && memory.columns.join('\u0000') !== keys.join('\u0000')) this.startOver('Key Columns changed');
+			if (memory !== undefined && memory.columns.join('\u0000') !== keys.join('\u0000')) this.startOver();
 			return (this.columns = keys);
 		}
 		if (memory === undefined || memory.columns.length === 0) return (this.columns = ids);
@@ -193,9 +193,8 @@ export class ChangeDetector {
 		return new FullRead(this.settings.identity === 'columns', this.remembered);
 	}
 
-	/** What was remembered cannot be used: this poll is a first run, read from its first step. */
-	private startOver(why: string): void {
-		this.notes.push(`${why}: what was remembered cannot be compared with the report, so this poll is a first run`);
+	/** What was remembered cannot be used (Key Columns changed): this poll is a first run, read from its first step. */
+	private startOver(): void {
 		this.memory = undefined;
 		this.reason = undefined;
 		this.restarting = true;

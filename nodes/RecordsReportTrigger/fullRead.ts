@@ -7,7 +7,7 @@
  */
 import type { ReportRow } from '../shared/report/rows';
 import type { Finding, ReadRange, Step } from './detection';
-import { BoundaryInFullRead } from './orderedChecks';
+import { BoundaryInFullRead, RangeRows, windowAt, windowLength } from './orderedChecks';
 import type { Memory } from './memory';
 import { NewRowFinder, type Remembered } from './rowFinder';
 
@@ -35,17 +35,50 @@ export class FullRead implements Step {
 		const finder = (this.finder ??= new NewRowFinder(ids, this.byKey, this.known));
 		for (const row of rows) {
 			if (finder.visit(row)) this.newRows.push(row);
-			this.boundary?.visit(row, finder.bases);
+			this.boundary?.visit(row);
 		}
 		return undefined;
 	}
 
-	end(): Finding {
+	end(): Step | Finding {
 		const finder = this.finder ?? new NewRowFinder([], this.byKey, this.known);
 		if (this.boundary === undefined) return { kind: 'full', finder, newRows: this.newRows };
 		const judged = this.boundary.judge(finder.bases);
 		if ('reason' in judged) return { kind: 'full', finder, newRows: [], unsure: judged.reason };
-		return { kind: 'full', finder, newRows: this.byKey ? newKeys(judged.added, finder, this.bounded!) : judged.added };
+		if ('above' in judged) return new RowsAbove(finder, this.bounded!, judged.above, this.byKey);
+		return { kind: 'full', finder, newRows: this.byKey ? newKeys(judged.added, 'end', finder) : judged.added };
+	}
+}
+
+/**
+ * At the Top, after a full read that found the window right above the remembered rows' end: the rows
+ * above it, read again, with the window where the full read found it (rows added at the top in
+ * between move it: the reader reads again).
+ */
+class RowsAbove implements Step {
+	readonly range: ReadRange;
+	private readonly read = new RangeRows();
+
+	constructor(
+		private readonly finder: NewRowFinder,
+		private readonly bounded: Memory,
+		private readonly above: number,
+		private readonly byKey: boolean,
+	) {
+		this.range = { start: 0, maxRows: above + windowLength(bounded) };
+	}
+
+	take(rows: readonly ReportRow[], ids: readonly string[]): undefined {
+		this.read.add(rows, ids);
+		return undefined;
+	}
+
+	end(): Finding {
+		if (!windowAt(this.read.bases, this.bounded.window!, this.above)) {
+			return { kind: 'failed', reason: `rows were added at the top while the report was read (the rows remembered there no longer stand below ${this.above} rows)` };
+		}
+		const added = this.read.rows.slice(0, this.above);
+		return { kind: 'full', finder: this.finder, newRows: this.byKey ? newKeys(added, 'top', this.finder) : added };
 	}
 }
 
@@ -53,10 +86,10 @@ export class FullRead implements Step {
  * By key columns, the rows past a bounded memory's boundary whose key no row before the boundary
  * has (nor the remembered window), each key once: what an ordered poll by key emits.
  */
-function newKeys(added: ReportRow[], finder: NewRowFinder, bounded: Memory): ReportRow[] {
+function newKeys(added: ReportRow[], at: 'end' | 'top', finder: NewRowFinder): ReportRow[] {
 	const bases = finder.bases;
 	const addedBases = new Set<number>();
-	const from = bounded.position === 'end' ? bases.length - added.length : 0;
+	const from = at === 'end' ? bases.length - added.length : 0;
 	for (let i = from; i < from + added.length; i++) addedBases.add(i);
 	const old = new Set(bases.filter((_, i) => !addedBases.has(i)));
 	const emitted = new Set<string>();

@@ -17,7 +17,7 @@
 import type { ReportRow } from '../shared/report/rows';
 import { IDENTITY_LENGTH } from '../shared/report/rows';
 import { baseOf, type Finding, type ReadRange, type Step } from './detection';
-import { type Memory, splitIdentities } from './memory';
+import type { Memory } from './memory';
 
 /** Whether `window` (concatenated identities) stands in `bases` from `at` on. */
 export function windowAt(bases: readonly string[], window: string, at: number): boolean {
@@ -33,7 +33,7 @@ export function windowAt(bases: readonly string[], window: string, at: number): 
 export const windowLength = (memory: Memory) => (memory.window?.length ?? 0) / IDENTITY_LENGTH;
 
 /** Rows read in one range, with their base identities. */
-class RangeRows {
+export class RangeRows {
 	readonly rows: ReportRow[] = [];
 	readonly bases: string[] = [];
 
@@ -135,37 +135,25 @@ class TopWindow implements Step {
 }
 
 /**
- * A bounded memory's check applied to a full read, row by row: the rows past its boundary are kept
- * as they come (Appended at the End: those after the remembered row count; At the Top: those above
- * where the window is first met), and `judge` tells, once every row was read, whether the window
- * stands where it must. Only these rows are kept, not the whole report.
+ * A bounded memory's check applied to a full read: Appended at the End, the rows after the remembered
+ * row count are new, and are kept as they come (only they, not the whole report); At the Top, the
+ * window must stand right above the remembered rows' end, and `judge` says how many rows are above
+ * it: the reader reads them again (RowsAbove in fullRead.ts), as a report of repeating rows can show
+ * the window earlier too.
  */
 export class BoundaryInFullRead {
 	private readonly kept: ReportRow[] = [];
 	private index = 0;
-	private foundAt: number | undefined;
-	private readonly lastOfWindow: string;
 
-	constructor(private readonly memory: Memory) {
-		const window = splitIdentities(memory.window);
-		this.lastOfWindow = window[window.length - 1];
-	}
+	constructor(readonly memory: Memory) {}
 
-	/** The next row of the read, `bases` the base identities read so far (this row's last). */
-	visit(row: ReportRow, bases: readonly string[]): void {
-		const { memory } = this;
-		if (memory.position === 'end') {
-			if (this.index >= memory.count) this.kept.push(row);
-		} else if (this.foundAt === undefined) {
-			const at = bases.length - windowLength(memory);
-			if (bases[bases.length - 1] === this.lastOfWindow && windowAt(bases, memory.window!, at)) this.foundAt = at;
-			else this.kept.push(row);
-		}
+	visit(row: ReportRow): void {
+		if (this.memory.position === 'end' && this.index >= this.memory.count) this.kept.push(row);
 		this.index++;
 	}
 
-	/** The rows past the boundary (new), or why the remembered rows do not stand where they must. */
-	judge(bases: readonly string[]): { added: ReportRow[] } | { reason: string } {
+	/** Once every row was read: the rows past the boundary, how many stand above it, or why it is not where it must be. */
+	judge(bases: readonly string[]): { added: ReportRow[] } | { above: number } | { reason: string } {
 		const { memory } = this;
 		const length = windowLength(memory);
 		if (memory.position === 'end') {
@@ -173,7 +161,7 @@ export class BoundaryInFullRead {
 			return { reason: `the ${length} rows remembered last are no longer rows ${memory.count - length + 1}–${memory.count}` };
 		}
 		const above = bases.length - memory.count;
-		if (above >= 0 && this.foundAt === above && bases[bases.length - 1] === memory.far) return { added: this.kept.slice(0, above) };
+		if (above >= 0 && windowAt(bases, memory.window!, above) && bases[bases.length - 1] === memory.far) return { above };
 		return { reason: 'the rows remembered at the top and the row remembered last no longer stand where they stood' };
 	}
 }

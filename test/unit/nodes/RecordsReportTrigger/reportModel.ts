@@ -48,8 +48,9 @@ export class ModelReport {
 		{ id: 'c2', name: 'Amount' },
 	];
 	private serial = 0;
-	/** How many rows of each content were ever made: at the start, added, or edited into it. */
-	readonly made = new Map<string, number>();
+	/** How many rows of each content were ever made: at the start, added, or edited into it; by whole row and by key. */
+	private readonly madeWhole = new Map<string, number>();
+	private readonly madeKeys = new Map<string, number>();
 
 	/**
 	 * `alphabet`: how many labels whole rows draw from (few make identical rows); `distinct`: every
@@ -64,9 +65,22 @@ export class ModelReport {
 		for (let i = 0; i < initial; i++) this.rows.push(this.made1(this.freshRow()));
 	}
 
-	private made1(row: ModelRow): ModelRow {
-		const content = this.contentOf(row.cells);
-		this.made.set(content, (this.made.get(content) ?? 0) + 1);
+	/** How many rows of each content were ever made, contents by key or by whole row. */
+	madeFor(byKey = this.byKey): Map<string, number> {
+		return byKey ? this.madeKeys : this.madeWhole;
+	}
+
+	get made(): Map<string, number> {
+		return this.madeFor();
+	}
+
+	/** A row made: added (a new key and a new whole row), or `edited` (a new whole row only). */
+	private made1(row: ModelRow, edited = false): ModelRow {
+		for (const byKey of edited ? [false] : [false, true]) {
+			const made = this.madeFor(byKey);
+			const content = this.contentOf(row.cells, byKey);
+			made.set(content, (made.get(content) ?? 0) + 1);
+		}
 		return row;
 	}
 
@@ -99,7 +113,7 @@ export class ModelReport {
 				this.serial++;
 				// By key, an edit leaves the key; by whole row, it is new content.
 				row.cells = { ...row.cells, c2: `${this.serial},99` };
-				if (!this.byKey) this.made1(row);
+				this.made1(row, true);
 				return;
 			}
 			case 'addColumn':
@@ -122,8 +136,8 @@ export class ModelReport {
 	}
 
 	/** What a row is counted by: its key, or its identity cells (c1, c2) for Whole Row. */
-	contentOf(row: ReportRow): string {
-		return this.byKey ? String(row.c1) : JSON.stringify([row.c1, row.c2 ?? null]);
+	contentOf(row: ReportRow, byKey = this.byKey): string {
+		return byKey ? String(row.c1) : JSON.stringify([row.c1, row.c2 ?? null]);
 	}
 
 	/** A row's identity cells, whatever the identity chosen. */
@@ -132,9 +146,12 @@ export class ModelReport {
 	}
 
 	/** How many rows of each content the report holds now. */
-	counts(): Map<string, number> {
+	counts(byKey = this.byKey): Map<string, number> {
 		const counts = new Map<string, number>();
-		for (const row of this.rows) counts.set(this.contentOf(row.cells), (counts.get(this.contentOf(row.cells)) ?? 0) + 1);
+		for (const row of this.rows) {
+			const content = this.contentOf(row.cells, byKey);
+			counts.set(content, (counts.get(content) ?? 0) + 1);
+		}
 		return counts;
 	}
 
