@@ -1,6 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports,
-	@n8n/community-nodes/no-restricted-globals -- a test: runs in Node.js, not inside n8n (Node.js's
-	modules, `process`) */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a test: runs in Node.js, not inside
+	n8n (`process`) */
 import type { WorkflowJson } from '../../tooling/n8n/n8nInstance';
 import { PACKAGE_NODE_VERSIONS } from '../../tooling/n8n/nodeVersions';
 import { installedRuntime, runtimeSpec, type Runtime } from '../../tooling/n8n/runtime';

@@ -1,5 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error
-	-- a test: runs in Node.js, not inside n8n (`process`); its errors are not a node's */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a test: runs in Node.js, not inside
+	n8n (`process`) */
 /**
  * The Records Report Trigger, model-based, as n8n runs it: random histories of a report, of a user
  * editing the trigger and of n8n's clock, each poll made through n8n's poll engine (n8n-core's

@@ -1,5 +1,3 @@
-/* eslint-disable @n8n/community-nodes/require-node-api-error -- a test: its errors are not a
-	node's */
 /**
  * The oracle of the Records Report Trigger's model tests: what a stretch of polls may and must emit,
  * judged by content (the cells rows are identified by: every cell for Whole Row, the key for Key
