@@ -12,7 +12,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { RecordsReportTrigger } from '../../nodes/RecordsReportTrigger/RecordsReportTrigger.node';
 import { runPoll } from '../../tooling/harness/n8nCoreHarness';
 import { control } from '../../tooling/sandbox/control';
-import { bankTransactionIds } from '../../tooling/sandbox/server';
+import { BANK_COLUMNS, bankTransactionIds, generateBankRows } from '../../tooling/sandbox/server';
 import { captureWarnings, useSandbox } from './fixture';
 
 jest.setTimeout(120_000);
@@ -123,6 +123,21 @@ describe('an edit of an active trigger never stops it, and rows added after it a
 		expect((await trigger.polls(4)).sort()).toEqual(bankTransactionIds(123, 3).sort());
 	});
 
+	it.each([
+		['New Rows Appear from the end to Anywhere', { newRowPosition: 'end' }, { newRowPosition: 'anywhere' }],
+		['New Rows Appear from the end to the top', { newRowPosition: 'end' }, { newRowPosition: 'top' }],
+		['New Rows Appear from the top to the end', { newRowPosition: 'top' }, { newRowPosition: 'end' }],
+		['New Rows Appear from Anywhere to the top', {}, { newRowPosition: 'top' }],
+		['Full Check Every set', { newRowPosition: 'top' }, { newRowPosition: 'top', options: { fullCheckEvery: 10 } }],
+	])('%s keeps the memory: rows added before the edit are emitted by the poll after it', async (_edit, before: IDataObject, after: IDataObject) => {
+		const trigger = await runningTrigger(before);
+		await addRows(FEED, 2, before.newRowPosition === 'top' ? 'top' : 'end');
+		trigger.parameters = after;
+		expect((await trigger.poll()).sort()).toEqual(bankTransactionIds(123, 2).sort());
+		expect(logged.messages.join('\n')).not.toContain('first run');
+		expect(await trigger.polls(2)).toEqual([]);
+	});
+
 	it('deactivated and activated again: the activation poll goes on from the memory, rows added meanwhile too', async () => {
 		const trigger = await runningTrigger();
 		await addRows(FEED, 2);
@@ -137,5 +152,35 @@ describe('an edit of an active trigger never stops it, and rows added after it a
 		expect(await bare.poll()).toEqual([]);
 		await addRows(FEED, 2);
 		for (const each of [trigger, copy, bare]) expect(await each.polls(2)).toEqual(bankTransactionIds(123, 2));
+	});
+});
+
+describe('the way out of an ordered mode\'s error loses no row added after the user acts', () => {
+	/** The feed with exactly these bank rows (by number), in this order. */
+	const feedOf = async (numbers: number[]) =>
+		await control(sandbox, '/reports', { id: FEED, columns: BANK_COLUMNS, rows: numbers.map((n) => generateBankRows(1, n - 1)[0]) });
+	const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+	it.each([
+		['Full Check Every', { options: { fullCheckEvery: 100 } }],
+		['Anywhere', { newRowPosition: 'anywhere' }],
+	])('a row deleted stops Appended at the End, saying what to do and what happens to rows added meanwhile; with %s the next poll takes the report as it is, and every later row is emitted', async (_way, wayOut: IDataObject) => {
+		const trigger = await runningTrigger({ newRowPosition: 'end' });
+		const kept = range(1, 122).filter((n) => n !== 11);
+		await feedOf(kept);
+		const failed = await trigger.poll().then(
+			() => undefined,
+			(error: unknown) => error as Error & { description: string },
+		);
+		expect(failed?.message).toContain('does not allow');
+		expect(failed?.description).toContain('rows added since the last successful poll are not emitted');
+		expect(failed?.description).toContain('set Full Check Every');
+		// A row added before the user chooses cannot be told from old rows.
+		await feedOf([...kept, 123]);
+		trigger.parameters = { newRowPosition: 'end', ...wayOut };
+		expect(await trigger.poll()).toEqual([]);
+		expect(logged.messages.join('\n')).toContain('cannot be told from old rows');
+		await feedOf([...kept, 123, 124, 125]);
+		expect(await trigger.polls(2)).toEqual(bankTransactionIds(124, 2));
 	});
 });
