@@ -16,7 +16,7 @@ export function wayOut(report: string, position: 'end' | 'top', reason: string):
 		message: `Report "${report}" changed in a way New Rows Appear "${mode}" does not allow: ${reason}`,
 		description: [
 			'In this mode the trigger remembers only the rows next to where new rows appear, so after this change it cannot tell which rows are new. Nothing was emitted or remembered, and every poll stops here until you choose.',
-			'To go on from the report as it is, set Full Check Every in the options (e.g. 100): the next poll reads the whole report and takes it as it is. Its rows then count as emitted, so rows added since the last successful poll are not emitted (they cannot be told from old rows: look for them in the report); every row added after that poll is emitted. From then on the trigger remembers every row and answers a change like this with a full read instead of this error.',
+			'To go on, set Full Check Every in the options (e.g. 100): the next poll reads the whole report and, as the rows remembered last still cannot be found, takes it as it is. Its rows then count as emitted, so rows added since the last successful poll are not emitted (they cannot be told from old rows: look for them in the report); every row added after that poll is emitted. From then on the trigger remembers every row and answers a change like this with a full read instead of this error.',
 			`New Rows Appear "Anywhere" does the same and reads the whole report on every poll. If the report is sorted the other way, choose "${other}".`,
 		].join(' '),
 	};

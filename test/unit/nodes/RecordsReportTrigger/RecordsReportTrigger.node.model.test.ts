@@ -49,7 +49,7 @@ jest.mock('../../../../nodes/RecordsReportTrigger/pollOutput', () => {
 	};
 });
 
-const NUM_RUNS = Number(process.env.FC_NUM_RUNS ?? 400);
+const NUM_RUNS = Number(process.env.FC_NUM_RUNS ?? 2_500);
 const SEED = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
 const PATH = process.env.FC_PATH;
 /** The service behaviours the paging engine is being taught (issue 34, section 2): off by default. */
