@@ -32,7 +32,7 @@ import {
 import { firstRunEdges } from './firstRunEdges';
 import { FullRead } from './fullRead';
 import { type Memory, remembersEveryRow, splitIdentities, WINDOW_ROWS } from './memory';
-import { memoryAfterPoll } from './memoryAfterPoll';
+import { memoryAfterPoll, type PollForMemory } from './memoryAfterPoll';
 import { EndCheck, TopEnd, windowLength } from './orderedChecks';
 import { RememberedRows } from './rememberedRows';
 import { NewRowFinder } from './rowFinder';
@@ -112,7 +112,7 @@ export class ChangeDetector {
 		const finding = this.finding!;
 		const firstRun = this.memory === undefined;
 		let emit: ReportRow[] = [];
-		let read: Parameters<typeof memoryAfterPoll>[0]['read'];
+		let read: PollForMemory['read'];
 		if (finding.kind === 'full') {
 			emit = finding.newRows;
 			read = { identities: finding.finder.identities, bases: finding.finder.bases };
@@ -187,9 +187,9 @@ export class ChangeDetector {
 		return (this.columns = memory.columns);
 	}
 
-	/** A full read compared with every remembered row, and why. */
+	/** A full read compared with every remembered row (none on a first run), and why. */
 	private readInFull(why: string): Step {
-		this.reason = `${why}. Its rows are compared with every remembered row, so none is lost or emitted twice`;
+		this.reason = this.memory === undefined ? why : `${why}. Its rows are compared with every remembered row, so none is lost or emitted twice`;
 		return new FullRead(this.settings.identity === 'columns', this.remembered);
 	}
 
