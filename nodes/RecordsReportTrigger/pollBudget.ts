@@ -24,12 +24,15 @@ export class Budget {
 		this.deadline = this.ms === undefined ? undefined : Date.now() + this.ms;
 	}
 
-	/** After an answer: whether another request would risk the deadline (twice the slowest so far, and a second). */
+	/**
+	 * After an answer: whether one more request, as slow as the slowest so far (its retries included),
+	 * would end past the budget. n8n's budget already keeps a margin before it abandons a poll.
+	 */
 	get exhausted(): boolean {
 		const now = Date.now();
 		this.slowest = Math.max(this.slowest, now - this.last);
 		this.last = now;
-		return this.deadline !== undefined && now + 2 * this.slowest + 1000 >= this.deadline;
+		return this.deadline !== undefined && now + this.slowest >= this.deadline;
 	}
 
 	/** Whether the deadline has not passed. */

@@ -132,9 +132,8 @@ const changed = (any: boolean): fc.Arbitrary<Changed> =>
 const poll = (any: boolean): fc.Arbitrary<Step> =>
 	fc.record({
 		kind: fc.constant('poll' as const),
-		// n8n's budget for the poll on the virtual clock, or none (n8n 1.x); the node keeps a second and
-		// twice its slowest request in hand.
-		budgetMs: fc.option(fc.integer({ min: 1_500, max: 5_000 }), { nil: undefined, freq: 2 }),
+		// n8n's budget for the poll on the virtual clock, or none (n8n 1.x): a few requests' time.
+		budgetMs: fc.option(fc.integer({ min: 300, max: 4_000 }), { nil: undefined, freq: 2 }),
 		// One change between two page requests at most: two would hide each other's shift.
 		during: fc.uniqueArray(fc.record({ afterRequest: fc.integer({ min: 1, max: 8 }), change: changed(any) }), { maxLength: 2, selector: (d) => d.afterRequest }),
 	});
@@ -235,8 +234,8 @@ class Run {
 		return this.reports[this.report];
 	}
 
-	private rows(): Array<[string, string]> {
-		return this.model.rows.map((row) => [this.model.contentOf(row.cells, this.byKey), this.model.cellsOf(row.cells)]);
+	private rows(byKey = this.byKey): Array<[string, string]> {
+		return this.model.rows.map((row) => [this.model.contentOf(row.cells, byKey), this.model.cellsOf(row.cells)]);
 	}
 
 	private parameters(): void {
@@ -251,11 +250,14 @@ class Run {
 		};
 	}
 
-	/** Changes the report (a row added where the mode in force says new rows appear); notes it in the current epoch. */
+	/** Changes the report (a row added where the mode in force says new rows appear); notes it in the epochs of its memories. */
 	change(changed: Changed): void {
 		if (changed.kind === 'any') this.model.apply(changed.change);
 		else this.model.apply({ kind: 'add', at: this.position === 'anywhere' ? changed.row.at : this.position, duplicateOf: changed.row.copyOf });
-		this.current()?.epoch.saw(this.rows());
+		// A memory left under another name may be gone on from again (renamed back): its epoch sees it too.
+		for (const stored of new Set(this.stored.values())) {
+			if (stored.report === this.report) stored.epoch.saw(this.rows(stored.byKey));
+		}
 	}
 
 	private current(): Stored | undefined {
@@ -297,8 +299,14 @@ class Run {
 			}
 		};
 		const before = this.trigger.staticData;
+		const started = this.service.clock.now;
 		const result = await this.trigger.poll('trigger', stale ?? before);
 		this.service.afterAnswer = () => undefined;
+		// n8n abandons a poll at its timeout (a budget and a fifth) and throws its result away.
+		if (budgetMs !== undefined && this.service.clock.now - started > budgetMs * 1.25) {
+			this.trigger.staticData = before;
+			return;
+		}
 		if (stale !== undefined) {
 			this.trigger.staticData = before;
 			if (result.items !== null) throw new Error('a poll handed an older memory emitted rows');

@@ -63,7 +63,7 @@ describe("a read that does not fit n8n's time budget for a poll", () => {
 		expect((await t.poll()).items).toBeNull();
 		table().rows.push(...rows(101, 300));
 		service.rules.latencyMs = 500;
-		t.budgetMs = 3_000;
+		t.budgetMs = 2_000;
 		const polls = await pollUntil(t, 20, (done) => emittedBy(done).length >= 300);
 		expect(polls.filter((poll) => poll.error !== undefined)).toEqual([]);
 		expect(polls.length).toBeGreaterThan(1);
