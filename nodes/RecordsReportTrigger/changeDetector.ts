@@ -31,7 +31,8 @@ import {
 } from './detection';
 import { firstRunEdges } from './firstRunEdges';
 import { FullRead } from './fullRead';
-import { type Memory, remembersEveryRow, splitIdentities, WINDOW_ROWS } from './memory';
+import { splitIdentities } from './identityText';
+import { type Memory, remembersEveryRow, WINDOW_ROWS } from './memory';
 import { memoryAfterPoll, type PollForMemory } from './memoryAfterPoll';
 import { EndCheck, TopEnd, windowLength } from './orderedChecks';
 import { RememberedRows } from './rememberedRows';

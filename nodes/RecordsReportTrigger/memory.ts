@@ -13,7 +13,8 @@
  * line count up `generation`, and name the process that saved (`writer`). The guard (pollGuard.ts)
  * tells an older memory from a newer one by them.
  */
-import { IDENTITY_LENGTH } from '../shared/report/rows';
+import { isIdentities } from './identityText';
+import { RememberedRows } from './rememberedRows';
 
 export const STATE_KEY = 'reportRows';
 export const MEMORY_VERSION = 1;
@@ -64,18 +65,6 @@ export function remembersEveryRow(settings: { position: NewRowPosition; fullChec
 	return settings.position === 'anywhere' || settings.fullCheckEvery > 0;
 }
 
-/** Fixed-width identities stored as one string, split. */
-export function splitIdentities(identities: string | undefined): string[] {
-	if (identities === undefined) return [];
-	const list = new Array<string>(identities.length / IDENTITY_LENGTH);
-	for (let i = 0; i < list.length; i++) list[i] = identities.slice(i * IDENTITY_LENGTH, (i + 1) * IDENTITY_LENGTH);
-	return list;
-}
-
-export const joinIdentities = (list: readonly string[]) => list.join('');
-
-const isIdentities = (value: unknown): value is string => typeof value === 'string' && value.length % IDENTITY_LENGTH === 0;
-
 /** Reads the stored memory; undefined when there is none or it is not this format. */
 export function readMemory(stored: unknown): Memory | undefined {
 	if (stored === null || typeof stored !== 'object') return undefined;
@@ -88,7 +77,7 @@ export function readMemory(stored: unknown): Memory | undefined {
 		typeof memory.generation === 'number' &&
 		Array.isArray(memory.columns) &&
 		typeof memory.count === 'number' &&
-		(memory.rows === undefined || isIdentities(memory.rows)) &&
+		(memory.rows === undefined || RememberedRows.isStored(memory.rows)) &&
 		(memory.window === undefined || isIdentities(memory.window));
 	return valid ? (memory as Memory) : undefined;
 }

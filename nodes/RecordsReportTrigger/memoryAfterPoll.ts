@@ -5,7 +5,8 @@
  */
 import type { ReportRow } from '../shared/report/rows';
 import { baseOf, type DetectorSettings } from './detection';
-import { joinIdentities, type Memory, MEMORY_VERSION, remembersEveryRow, splitIdentities, WINDOW_ROWS } from './memory';
+import { joinIdentities, splitIdentities } from './identityText';
+import { type Memory, MEMORY_VERSION, remembersEveryRow, WINDOW_ROWS } from './memory';
 import { RememberedRows } from './rememberedRows';
 import { NewRowFinder } from './rowFinder';
 

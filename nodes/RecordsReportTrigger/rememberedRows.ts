@@ -4,7 +4,7 @@
  * order. Pure module. Only this module knows how it is stored (today: one string of 12-character
  * identities, 12 bytes a row), so that a more compact form changes nothing around it.
  */
-import { joinIdentities, splitIdentities } from './memory';
+import { isIdentities, joinIdentities, splitIdentities } from './identityText';
 
 export class RememberedRows {
 	private set: ReadonlySet<string> | undefined;
@@ -18,6 +18,11 @@ export class RememberedRows {
 
 	static of(identities: readonly string[]): RememberedRows {
 		return new RememberedRows(identities);
+	}
+
+	/** Whether a stored value is of this form. */
+	static isStored(value: unknown): value is string {
+		return isIdentities(value);
 	}
 
 	/** The stored form. */

@@ -1,13 +1,7 @@
 import { IDENTITY_LENGTH } from '../../../../nodes/shared/report/rows';
-import { readMemory, splitIdentities } from '../../../../nodes/RecordsReportTrigger/memory';
+import { readMemory } from '../../../../nodes/RecordsReportTrigger/memory';
 
 describe('stored memory', () => {
-	it('round-trips identities through the stored string', () => {
-		const ids = ['aaaaaaaaaaaa', 'bbbbbbbbbbbb'];
-		expect(splitIdentities(ids.join(''))).toEqual(ids);
-		expect(splitIdentities('')).toEqual([]);
-	});
-
 	it('reads only memory of its own format, and nothing that is not', () => {
 		const rows = 'a'.repeat(IDENTITY_LENGTH) + 'b'.repeat(IDENTITY_LENGTH);
 		const memory = { version: 1, report: 'bank', identity: 'hash', columns: ['c1'], position: 'anywhere', lineage: 'p.1', since: 1, generation: 4, count: 2, rows, polls: 0 };
