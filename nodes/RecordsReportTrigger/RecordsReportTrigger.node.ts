@@ -3,7 +3,8 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { getReportColumns } from '../shared/methods/loadOptions';
 import { properties } from './description';
-import { PollGuard, type PollVerdict, STALE_LIMIT, triggerKey } from './pollGuard';
+import type { Lineage } from './memory';
+import { type MemoryMark, PollGuard, type PollVerdict, STALE_LIMIT, triggerKey } from './pollGuard';
 import { pollReport, storedMemory } from './pollReport';
 
 export class RecordsReportTrigger implements INodeType {
@@ -29,29 +30,47 @@ export class RecordsReportTrigger implements INodeType {
 	methods = { loadOptions: { getReportColumns } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const started = Date.now();
 		// A manual test run only shows rows and remembers nothing: it may run beside the active poll.
-		if (this.getMode() === 'manual') return (await pollReport.call(this, guard.processId)).items;
+		if (this.getMode() === 'manual') return (await pollReport.call(this, { writer: guard.processId, lineage: newLineage(started) })).items;
 		const node = this.getNode();
 		const key = triggerKey(this.getWorkflow().id, node.id);
 		const stored = storedMemory(this.getWorkflowStaticData('node'));
-		const started = Date.now();
-		const verdict = guard.begin(key, started, stored?.generation ?? 0, stored?.writer);
+		const verdict = guard.begin(key, started, node.name, stored);
 		if (verdict.kind !== 'go') return refuse(this, verdict);
-		let savedGeneration: number | undefined;
+		let saved: MemoryMark | undefined;
 		try {
-			const result = await pollReport.call(this, guard.processId);
-			// n8n keeps what an emitting poll saved, unless it abandoned the poll after its budget.
-			const inTime = !('getPollBudgetMs' in this) || Date.now() - started < this.getPollBudgetMs();
-			if (result.items !== null && inTime) savedGeneration = result.savedGeneration;
+			const result = await pollReport.call(this, {
+				writer: guard.processId,
+				lineage: newLineage(started),
+				forget: verdict.forget,
+				renamedFrom: verdict.renamedFrom,
+			});
+			// n8n keeps what an emitting poll saved, unless it abandoned the poll at its timeout.
+			const kept = !('getPollBudgetMs' in this) || Date.now() - started <= this.getPollBudgetMs() * TIMEOUT_PER_BUDGET;
+			if (result.items !== null && kept) saved = result.saved;
 			return result.items;
 		} finally {
-			guard.end(key, savedGeneration);
+			guard.end(key, saved && { ...saved, name: node.name });
 		}
 	}
 }
 
+/**
+ * n8n's timeout for a poll over the budget it gives the poll: the budget leaves a fifth of the
+ * timeout as margin (its durable scheduler: 36 s of 45 s), and the poll stops reading at the budget.
+ */
+const TIMEOUT_PER_BUDGET = 1.25;
+
 /** One guard for every trigger this n8n process polls. */
 const guard = new PollGuard();
+
+let lineages = 0;
+
+/** A new line of memory, for a poll that starts over (memory.ts). */
+function newLineage(since: number): Lineage {
+	return { id: `${guard.processId}.${since.toString(36)}.${++lineages}`, since };
+}
 
 /** Logs why a poll does not go on; an older memory handed out again and again becomes an error. */
 function refuse(context: IPollFunctions, verdict: Exclude<PollVerdict, { kind: 'go' }>): null {
@@ -67,12 +86,17 @@ function refuse(context: IPollFunctions, verdict: Exclude<PollVerdict, { kind: '
 	}
 	if (verdict.kind === 'otherWriter') {
 		context.logger.warn(
-			`${name}: poll skipped, another n8n process (${verdict.writer}) saved this trigger's memory after this process did (generation ${verdict.stored}, this process saved ${verdict.saved}). Two processes poll this workflow; this one stops emitting for it so that no row is emitted twice. Run one main instance, or multi-main with leader election.`,
+			`${name}: poll skipped, another n8n process (${verdict.writer}) saved this trigger's memory after this process did. Two processes poll this workflow; this one stops emitting for it so that no row is emitted twice. Run one main instance, or multi-main with leader election.`,
 			log,
 		);
 		return null;
 	}
-	const message = `${name}: n8n handed this poll an older memory (generation ${verdict.stored}) than the last poll of this process saved with the rows it emitted (generation ${verdict.saved})`;
+	const { stored, saved } = verdict;
+	const last = `the last poll of this process saved with the rows it emitted (generation ${saved.generation})`;
+	const message =
+		stored === undefined
+			? `${name}: n8n handed this poll no memory, where ${last}`
+			: `${name}: n8n handed this poll an older memory (${stored.lineage === saved.lineage ? `generation ${stored.generation}` : 'from before the trigger last started over'}) than ${last}`;
 	if (verdict.refusals < STALE_LIMIT) {
 		context.logger.warn(`${message}; the poll emits nothing, since emitting from it would repeat rows.`, log);
 		return null;

@@ -67,7 +67,7 @@ export const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Each poll reads from the 64 rows remembered last to the end of the report: 2 requests when fewer than a page of rows was added, whatever the report\'s size, so polling every minute suits any report; the trigger remembers 64 rows, not every row. The 64 rows must still stand where they stood: if rows were deleted, edited, inserted or re-sorted there, the poll stops with an error that names the change, emits nothing and loses nothing (choose "Anywhere" for such a report).',
+			'Each poll reads from the 64 rows remembered last to the end of the report: 2 requests when fewer than a page of rows was added, whatever the report\'s size, so polling every minute suits any report; the trigger remembers 64 rows, not every row. The 64 rows must still stand where they stood: if rows above them were deleted or inserted, or they were edited or re-sorted, the poll stops with an error that names the change and says how to go on, and emits nothing.',
 		name: 'noticeEndBounded',
 		type: 'notice',
 		default: '',
@@ -75,7 +75,7 @@ export const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Each poll reads from the top down to the 64 rows remembered first, then checks that the row remembered last is still last: 2–3 requests when fewer than a page of rows was added, whatever the report\'s size, so polling every minute suits any report; the trigger remembers 65 rows, not every row. If rows were deleted, edited, inserted below the top or re-sorted, the poll stops with an error that names the change, emits nothing and loses nothing (choose "Anywhere" for such a report).',
+			'Each poll reads the end of the report, where the row remembered last must still be, then the rows above the 64 rows remembered first: 3 requests when fewer than a page of rows was added, whatever the report\'s size, so polling every minute suits any report; the trigger remembers 65 rows, not every row. If rows were deleted, edited, inserted below the top or re-sorted, the poll stops with an error that names the change and says how to go on, and emits nothing.',
 		name: 'noticeTopBounded',
 		type: 'notice',
 		default: '',
@@ -141,7 +141,7 @@ export const properties: INodeProperties[] = [
 		type: 'options',
 		default: 'remember',
 		description:
-			'What the first poll does with the rows already in the report (also after the report or the row identity is changed)',
+			'What the first poll does with the rows already in the report (also after the report, Row Identity or Key Columns are changed)',
 		options: [
 			{
 				name: 'Only Remember Them',

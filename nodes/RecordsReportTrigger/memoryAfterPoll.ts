@@ -4,18 +4,11 @@
  * no n8n imports.
  */
 import type { ReportRow } from '../shared/report/rows';
-import { identityOf, rowIdentityText } from '../shared/report/rows';
-import type { DetectorSettings } from './changeDetector';
-import { type Memory, MEMORY_VERSION, rememberAdded, rememberAfterRead, remembersEveryRow, splitIdentities, WINDOW_ROWS } from './memory';
+import { baseOf, type DetectorSettings } from './detection';
+import { joinIdentities, splitIdentities } from './identityText';
+import { type Memory, MEMORY_VERSION, remembersEveryRow, WINDOW_ROWS } from './memory';
+import { RememberedRows } from './rememberedRows';
 import { NewRowFinder } from './rowFinder';
-
-export const identitiesOf = (list: readonly string[]) => list.join('');
-
-/** The memory before any poll completed a read: nothing counted yet. */
-export function emptyMemory(settings: DetectorSettings, columns: string[] | undefined): Memory {
-	const { report, identity, position } = settings;
-	return { version: MEMORY_VERSION, report, identity, columns: columns ?? [], position, generation: 0, count: -1, polls: 0 };
-}
 
 export interface PollForMemory {
 	settings: DetectorSettings;
@@ -32,53 +25,51 @@ export interface PollForMemory {
 }
 
 export function memoryAfterPoll({ settings, previous, columns, read }: PollForMemory): Memory {
-	const base = previous ?? emptyMemory(settings, columns);
 	const memory: Memory = {
 		version: MEMORY_VERSION,
 		report: settings.report,
 		identity: settings.identity,
-		columns: columns ?? base.columns,
+		columns: columns ?? previous?.columns ?? [],
 		position: settings.position,
-		generation: base.generation + 1,
+		lineage: previous?.lineage ?? settings.lineage.id,
+		since: previous?.since ?? settings.lineage.since,
+		generation: (previous?.generation ?? 0) + 1,
 		writer: settings.writer,
-		count: base.count,
+		count: previous?.count ?? 0,
 		polls: 0,
 	};
-	const ordered = settings.position !== 'anywhere';
+	const everyRow = remembersEveryRow(settings);
 	let reportBases: string[];
 	if ('identities' in read) {
 		memory.count = read.identities.length;
 		reportBases = read.bases;
-		if (remembersEveryRow(settings)) {
-			memory.rows = identitiesOf(rememberAfterRead(splitIdentities(base.rows), read.identities, settings.maxRemembered));
-		}
+		if (everyRow) memory.rows = RememberedRows.stored(previous?.rows).afterRead(read.identities, settings.maxRemembered).encode();
 	} else if ('edges' in read) {
 		memory.count = read.edges.count;
 		reportBases = read.edges.window;
 	} else {
-		const added = read.added.map((row) => identityOf(rowIdentityText(row, memory.columns)));
+		const base = previous!;
+		const added = read.added.map((row) => baseOf(row, memory.columns));
 		memory.count = base.count + added.length;
 		memory.polls = settings.fullCheckEvery > 0 ? base.polls + 1 : 0;
 		const window = splitIdentities(base.window);
 		reportBases = settings.position === 'end' ? window.concat(added) : [...added, ...window];
-		if (base.rows !== undefined && remembersEveryRow(settings)) memory.rows = identitiesOf(rowsAfterOrdered(settings, base, memory.columns, read.added));
+		if (base.rows !== undefined && everyRow) memory.rows = rowsAfterOrdered(settings, base, memory.columns, read.added);
 	}
-	if (ordered) {
+	if (settings.position !== 'anywhere') {
 		const rows = settings.windowRows ?? WINDOW_ROWS;
-		memory.window = identitiesOf(settings.position === 'end' ? reportBases.slice(-rows) : reportBases.slice(0, rows));
-		const far = settings.position === 'end' ? reportBases[0] : reportBases[reportBases.length - 1];
-		memory.far = 'identities' in read ? far : 'edges' in read ? read.edges.far : base.far;
+		const end = settings.position === 'end';
+		memory.window = joinIdentities(end ? reportBases.slice(-rows) : reportBases.slice(0, rows));
+		memory.far = 'identities' in read ? (end ? reportBases[0] : reportBases[reportBases.length - 1]) : 'edges' in read ? read.edges.far : previous!.far;
 	}
 	return memory;
 }
 
 /** Per-row memory after an ordered poll (a full check chosen): the new rows' identities added. */
-function rowsAfterOrdered(settings: DetectorSettings, base: Memory, columns: string[], added: ReportRow[]): string[] {
-	const previous = splitIdentities(base.rows);
-	if (added.length === 0) return previous;
-	const reportPart = new Set(previous.slice(previous.length - base.count));
-	const finder = new NewRowFinder(columns, settings.identity === 'columns', new Set(previous), reportPart);
+function rowsAfterOrdered(settings: DetectorSettings, base: Memory, columns: string[], added: ReportRow[]): string {
+	const previous = RememberedRows.stored(base.rows);
+	const finder = new NewRowFinder(columns, settings.identity === 'columns', previous, previous.reportPart(base.count));
 	for (const row of added) finder.visit(row);
 	const at = settings.position === 'end' ? 'end' : 'top';
-	return rememberAdded(previous, base.count, finder.identities, at, settings.maxRemembered);
+	return previous.afterAdded(base.count, finder.identities, at, settings.maxRemembered).encode();
 }

@@ -13,6 +13,11 @@ export interface RepeatedKey {
 	emitted: boolean;
 }
 
+/** Identities remembered: a set, or the per-row memory (rememberedRows.ts). */
+export interface Remembered {
+	has(identity: string): boolean;
+}
+
 /** Repeated keys listed by name at most; the warning counts the rest. */
 const MAX_LISTED_KEYS = 20;
 
@@ -49,8 +54,8 @@ export class NewRowFinder {
 	constructor(
 		private readonly columnIds: readonly string[],
 		private readonly byKey: boolean,
-		private readonly known: ReadonlySet<string>,
-		private readonly earlier?: ReadonlySet<string>,
+		private readonly known: Remembered,
+		private readonly earlier?: Remembered,
 	) {}
 
 	/** The identity of the last row visited. */
@@ -107,28 +112,7 @@ export class NewRowFinder {
 		if (listed !== undefined) listed.emitted = true;
 	}
 
-	/**
-	 * Goes on from a read that an earlier poll began: `bases` are the base identities of the rows it
-	 * read (in order), `emitted` the rows it found new. Counts copies and keys as if they were read now.
-	 */
-	resume(bases: readonly string[], emitted: readonly ReportRow[]): void {
-		for (const base of bases) {
-			this.baseList.push(base);
-			const copy = (this.occurrences.get(base) ?? 0) + 1;
-			this.occurrences.set(base, copy);
-			this.identities.push(this.byKey || copy === 1 ? base : identityOf(`${base}#${copy}`));
-		}
-		if (!this.byKey) return;
-		for (const row of emitted) {
-			const key = identityOf(rowIdentityText(row, this.columnIds));
-			const first = this.emittedByKey.get(key);
-			if (first === undefined) this.emittedByKey.set(key, row);
-			else if (first instanceof Set) first.add(JSON.stringify(row));
-			else this.emittedByKey.set(key, new Set([JSON.stringify(first), JSON.stringify(row)]));
-		}
-	}
-
-	/** The base identity of each row visited (before copies are numbered), for a read to resume. */
+	/** The base identity of each row visited (before copies are numbered): what an ordered mode remembers. */
 	get bases(): string[] {
 		return this.baseList;
 	}

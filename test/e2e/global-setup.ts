@@ -8,7 +8,7 @@ import { buildPackage, packPackage } from '../../tooling/n8n/package';
 import { cacheDir } from '../../tooling/lib/paths';
 import { formatDuration } from '../../tooling/lib/proc';
 import { ensureRuntime, runtimeSpec } from '../../tooling/n8n/runtime';
-import { e2eDir, runtimeNamesUnderTest, writeSetup } from './harness';
+import { e2eDir, runtimeNamesUnderTest, writeSetup } from './setup';
 
 /**
  * Once per run: installs the n8n releases under test (minutes the first time, then cached),

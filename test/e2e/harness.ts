@@ -1,31 +1,11 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports,
-	@n8n/community-nodes/no-restricted-globals -- a test: runs in Node.js, not inside n8n (Node.js's
-	modules, `process`) */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a test: runs in Node.js, not inside
+	n8n (`process`) */
 import type { WorkflowJson } from '../../tooling/n8n/n8nInstance';
 import { packageNodeVersions } from '../../tooling/n8n/nodeVersions';
-import type { PackedPackage } from '../../tooling/n8n/package';
-import { cacheDir } from '../../tooling/lib/paths';
-import { installedRuntime, RUNTIMES, runtimeSpec, type Runtime } from '../../tooling/n8n/runtime';
+import { installedRuntime, runtimeSpec, type Runtime } from '../../tooling/n8n/runtime';
+import { runtimeNamesUnderTest } from './setup';
 
-export const e2eDir = join(cacheDir, 'e2e');
-const setupFile = join(e2eDir, 'setup.json');
-
-export interface E2eSetup {
-	packed: PackedPackage;
-}
-
-/** The n8n releases to test against: E2E_RUNTIMES (comma-separated names), default all of them. */
-export function runtimeNamesUnderTest(): string[] {
-	const names = (process.env.E2E_RUNTIMES ?? Object.keys(RUNTIMES).join(','))
-		.split(',')
-		.map((name) => name.trim())
-		.filter(Boolean);
-	names.forEach(runtimeSpec);
-	return names;
-}
+export { e2eDir, type E2eSetup, readSetup, runtimeNamesUnderTest, writeSetup } from './setup';
 
 /** Installed runtimes under test, as [title, runtime] rows for describe.each. */
 export function runtimesUnderTest(): Array<[string, Runtime]> {
@@ -35,16 +15,6 @@ export function runtimesUnderTest(): Array<[string, Runtime]> {
 		const node = runtime.spec.node === 'system' ? process.versions.node : runtime.spec.node.version;
 		return [`n8n ${runtime.spec.n8nVersion} on Node.js ${node}`, runtime];
 	});
-}
-
-export function writeSetup(setup: E2eSetup): void {
-	mkdirSync(e2eDir, { recursive: true });
-	writeFileSync(setupFile, JSON.stringify(setup, null, '\t'));
-}
-
-/** What the global setup prepared for this run (the packed package). */
-export function readSetup(): E2eSetup {
-	return JSON.parse(readFileSync(setupFile, 'utf8')) as E2eSetup;
 }
 
 /**

@@ -3,7 +3,7 @@ import { sleep, waitFor } from '../../tooling/lib/proc';
 import { control } from '../../tooling/sandbox/control';
 import { bankTransactionIds, startSandbox, type Sandbox } from '../../tooling/sandbox/server';
 import { workflow } from './harness';
-import { createReportsCredential, reportRequests } from './polling';
+import { betweenPolls, createReportsCredential } from './polling';
 
 /**
  * The Records Report Trigger with its default Row Identity (Whole Row) polling a bank report every 5
@@ -23,8 +23,6 @@ const INITIAL_ROWS = 30;
 const PAGE_SIZE = 10;
 /** Rows inserted at the top after the first page of a read. */
 const INSERTED_MID_READ = 3;
-/** A gap in the report requests this long means no poll is reading (polls come every 5 s and read for well under a second). */
-const QUIET_MS = 1200;
 const POLL_INTERVAL_MS = 5000;
 
 /** Poll Times that poll every 5 seconds: twelve custom crons, each firing once a minute. */
@@ -43,25 +41,6 @@ interface Feed {
 	added: string[];
 	/** The insertRows rules armed so far. */
 	ruleIds: string[];
-}
-
-/** Waits until no poll is reading: at least one report request so far, then none for QUIET_MS. */
-async function betweenPolls(sandbox: Sandbox): Promise<void> {
-	let last = -1;
-	let since = Date.now();
-	await waitFor(
-		`a poll of the report to end (${reportRequests(sandbox)} report requests so far)`,
-		() => {
-			const now = reportRequests(sandbox);
-			if (now !== last) {
-				last = now;
-				since = Date.now();
-				return undefined;
-			}
-			return now > 0 && Date.now() - since >= QUIET_MS ? true : undefined;
-		},
-		{ timeoutMs: 90_000, intervalMs: 100 },
-	);
 }
 
 async function startFeed(n8n: N8nInstance, sandbox: Sandbox, position: Position): Promise<Feed> {

@@ -64,3 +64,25 @@ export async function waitForReportRequests(sandbox: Sandbox, from: number, coun
 		timeoutMs: 90_000,
 	});
 }
+
+/**
+ * Waits until no poll is reading: at least `after` report requests so far (by default one), then none
+ * for `quietMs` (polls come seconds apart and read for well under a second).
+ */
+export async function betweenPolls(sandbox: Sandbox, { after = 1, quietMs = 1200 } = {}): Promise<void> {
+	let last = -1;
+	let since = Date.now();
+	await waitFor(
+		`a poll of the report to end (${reportRequests(sandbox)} report requests so far)`,
+		() => {
+			const now = reportRequests(sandbox);
+			if (now !== last) {
+				last = now;
+				since = Date.now();
+				return undefined;
+			}
+			return now >= after && Date.now() - since >= quietMs ? true : undefined;
+		},
+		{ timeoutMs: 90_000, intervalMs: 100 },
+	);
+}

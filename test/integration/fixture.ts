@@ -3,7 +3,7 @@
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 
-import type { RecordsCredentialData } from '../../tooling/harness/n8nCoreHarness';
+import { prepareContainer, type RecordsCredentialData } from '../../tooling/harness/n8nCoreHarness';
 import { startWebhookHost, type WebhookHost, type WebhookHostOptions } from '../../tooling/harness/webhook';
 import { startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
 
@@ -103,6 +103,8 @@ export function captureWarnings(): { messages: string[] } {
 	const captured = { messages: [] as string[] };
 	beforeEach(() => {
 		captured.messages = [];
+		// n8n's logger as the harness sets it up (silent unless N8N_LOG_LEVEL asks), before it is made.
+		prepareContainer();
 		jest.spyOn(Container.get(Logger), 'warn').mockImplementation((message: string) => void captured.messages.push(message));
 	});
 	afterEach(() => jest.restoreAllMocks());

@@ -163,22 +163,17 @@ describe('memory', () => {
 });
 
 describe("a poll's time budget (n8n's durable scheduler)", () => {
-	it('a full read that does not fit goes on in the next polls and emits each row once when it completes', async () => {
+	it('a full read that does not fit fails, saying which setting to change, and remembers nothing; once it fits, each row is emitted once', async () => {
 		await bankFeed(300);
 		const parameters = { firstRun: 'emit', options: { pageSize: 20 } };
 		// Each page takes 250 ms; a poll may take 2 s: about 4 pages, with the safety margin.
 		await addFaults(sandbox, { route: 'report', reportId: FEED, latencyMs: 250 });
-		let staticData: IDataObject | undefined;
-		const emitted: string[] = [];
-		let polls = 0;
-		while (emitted.length === 0 && polls < 40) {
-			const next = await poll(parameters, staticData, { pollBudgetMs: 2_000 });
-			emitted.push(...ids(next.items));
-			staticData = next.staticData;
-			polls++;
-		}
-		expect(polls).toBeGreaterThan(2);
-		expect(emitted).toEqual(bankTransactionIds(1, 300));
+		const failed = await poll(parameters, undefined, { pollBudgetMs: 2_000 }).catch((error: unknown) => error as Error & { description?: string });
+		expect(failed).toBeInstanceOf(Error);
+		expect((failed as Error).message).toContain('could not be read within the time n8n gives one poll');
+		expect((failed as { description?: string }).description).toContain('raise Page Size');
+		const next = await poll({ ...parameters, options: { pageSize: 1_000 } }, undefined, { pollBudgetMs: 2_000 });
+		expect(ids(next.items)).toEqual(bankTransactionIds(1, 300));
 	});
 
 	it('a rate limit the node cannot wait out tells n8n to back off', async () => {

@@ -124,6 +124,13 @@ export interface RunPollOptions {
 	 * n8n-core's default otherwise.
 	 */
 	pollBudgetMs?: number;
+	/** The node's id; polls of one node keep it (a renamed node too), a copied workflow's node may not. */
+	nodeId?: string;
+	/**
+	 * Answers the node's HTTP requests in place of n8n's HTTP client (a service simulated in memory,
+	 * for tests that poll thousands of times); real HTTP otherwise.
+	 */
+	httpRequest?: (options: IHttpRequestOptions) => Promise<unknown>;
 }
 
 let pollWorkflows = 0;
@@ -529,7 +536,7 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 	prepareContainer();
 	const nodeName = options.nodeName ?? options.nodeType.description.defaults.name ?? 'Trigger';
 	const { stored, refs } = credentialsFor(options.nodeType, options.credentials);
-	const node = nodeUnderTest(options, 'poll-node', nodeName, refs);
+	const node = nodeUnderTest(options, options.nodeId ?? 'poll-node', nodeName, refs);
 	const workflow = new Workflow({
 		id: options.workflowId ?? `harness-poll-workflow-${++pollWorkflows}`,
 		name: 'Harness poll workflow',
@@ -554,6 +561,11 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 		undefined,
 		options.pollBudgetMs === undefined ? undefined : () => options.pollBudgetMs!,
 	);
+	const { httpRequest } = options;
+	if (httpRequest !== undefined) {
+		context.helpers.httpRequestWithAuthentication = async (_type: string, request: IHttpRequestOptions) =>
+			await httpRequest(request);
+	}
 	const result = await Container.get(TriggersAndPollers).runPollFunction(
 		workflow,
 		workflow.getNode(nodeName) ?? node,

@@ -3,12 +3,13 @@
 /**
  * The model behind the change detector's property tests: a report held in memory that a history of
  * changes edits (also between two page requests of a poll), a driver that polls it through the
- * change detector as pollReport.ts does (ranges read in pages, each page after the first checked for
- * a shift, a read started again when one is found, a full read suspended when the poll's time is up),
+ * change detector as readReport.ts does (ranges read in pages, each page after the first checked for
+ * a shift, a read started again when one is found, a poll whose time is up cut short or failed),
  * and an oracle that knows from the report's history which rows may and must be emitted.
  */
 import type { ReportColumn, ReportRow } from '../../../../nodes/shared/report/rows';
-import { ChangedDuringRead, ChangeDetector, DetectorError, ReadAgain, type DetectorSettings } from '../../../../nodes/RecordsReportTrigger/changeDetector';
+import { ChangeDetector } from '../../../../nodes/RecordsReportTrigger/changeDetector';
+import { ChangedDuringRead, DetectorError, type DetectorSettings } from '../../../../nodes/RecordsReportTrigger/detection';
 import { type Memory, readMemory } from '../../../../nodes/RecordsReportTrigger/memory';
 import { TrailingRun } from '../../../../nodes/shared/report/trailingRun';
 
@@ -47,8 +48,9 @@ export class ModelReport {
 		{ id: 'c2', name: 'Amount' },
 	];
 	private serial = 0;
-	/** How many rows of each content were ever made: at the start, added, or edited into it. */
-	readonly made = new Map<string, number>();
+	/** How many rows of each content were ever made: at the start, added, or edited into it; by whole row and by key. */
+	private readonly madeWhole = new Map<string, number>();
+	private readonly madeKeys = new Map<string, number>();
 
 	/**
 	 * `alphabet`: how many labels whole rows draw from (few make identical rows); `distinct`: every
@@ -63,9 +65,22 @@ export class ModelReport {
 		for (let i = 0; i < initial; i++) this.rows.push(this.made1(this.freshRow()));
 	}
 
-	private made1(row: ModelRow): ModelRow {
-		const content = this.contentOf(row.cells);
-		this.made.set(content, (this.made.get(content) ?? 0) + 1);
+	/** How many rows of each content were ever made, contents by key or by whole row. */
+	madeFor(byKey = this.byKey): Map<string, number> {
+		return byKey ? this.madeKeys : this.madeWhole;
+	}
+
+	get made(): Map<string, number> {
+		return this.madeFor();
+	}
+
+	/** A row made: added (a new key and a new whole row), or `edited` (a new whole row only). */
+	private made1(row: ModelRow, edited = false): ModelRow {
+		for (const byKey of edited ? [false] : [false, true]) {
+			const made = this.madeFor(byKey);
+			const content = this.contentOf(row.cells, byKey);
+			made.set(content, (made.get(content) ?? 0) + 1);
+		}
 		return row;
 	}
 
@@ -98,7 +113,7 @@ export class ModelReport {
 				this.serial++;
 				// By key, an edit leaves the key; by whole row, it is new content.
 				row.cells = { ...row.cells, c2: `${this.serial},99` };
-				if (!this.byKey) this.made1(row);
+				this.made1(row, true);
 				return;
 			}
 			case 'addColumn':
@@ -121,8 +136,8 @@ export class ModelReport {
 	}
 
 	/** What a row is counted by: its key, or its identity cells (c1, c2) for Whole Row. */
-	contentOf(row: ReportRow): string {
-		return this.byKey ? String(row.c1) : JSON.stringify([row.c1, row.c2 ?? null]);
+	contentOf(row: ReportRow, byKey = this.byKey): string {
+		return byKey ? String(row.c1) : JSON.stringify([row.c1, row.c2 ?? null]);
 	}
 
 	/** A row's identity cells, whatever the identity chosen. */
@@ -131,9 +146,12 @@ export class ModelReport {
 	}
 
 	/** How many rows of each content the report holds now. */
-	counts(): Map<string, number> {
+	counts(byKey = this.byKey): Map<string, number> {
 		const counts = new Map<string, number>();
-		for (const row of this.rows) counts.set(this.contentOf(row.cells), (counts.get(this.contentOf(row.cells)) ?? 0) + 1);
+		for (const row of this.rows) {
+			const content = this.contentOf(row.cells, byKey);
+			counts.set(content, (counts.get(content) ?? 0) + 1);
+		}
 		return counts;
 	}
 
@@ -147,12 +165,12 @@ export class ModelReport {
 class Shifted extends Error {}
 
 export type PollOutcome =
-	| { kind: 'emitted'; rows: ReportRow[]; memory: Memory }
-	| { kind: 'suspended'; memory: Memory | undefined }
+	| { kind: 'emitted'; rows: ReportRow[]; memory: Memory; cutShort: boolean }
+	| { kind: 'outOfTime' }
 	| { kind: 'error'; error: DetectorError }
 	| { kind: 'changing' };
 
-/** Polls the model report once through the change detector, as pollReport.ts does. */
+/** Polls the model report once through the change detector, as readReport.ts does. */
 export function pollModel(
 	report: ModelReport,
 	stored: Memory | undefined,
@@ -169,28 +187,32 @@ export function pollModel(
 		pages++;
 		while (during.length > 0 && during[0].afterPage <= pages) apply(during.shift()!.change);
 	};
-	let memory = stored;
+	let seenBefore: string | undefined;
+	let seen = '';
 	for (let attempt = 1; attempt <= 3; attempt++) {
+		seen = '';
 		try {
-			const detector = new ChangeDetector({ ...settings, lastAttempt: attempt === 3 }, memory);
+			const detector = new ChangeDetector({ ...settings, lastAttempt: attempt === 3 }, stored);
 			for (let range = detector.next(); range !== undefined; range = detector.next()) {
-				const outOfTime = readRange(report, range, plan, afterRequest, (rows) => {
+				const outOfTime = readRange(report, range, plan, afterRequest, (rows, offset) => {
+					seen += `${offset}:${JSON.stringify(rows)};`;
 					const verdict = detector.take(report.columns, rows);
 					return verdict === undefined && plan.budgetPages !== undefined && pages >= plan.budgetPages ? 'time' : verdict;
 				});
-				if (outOfTime) return { kind: 'suspended', memory: roundTrip(detector.suspend()) };
+				if (outOfTime) {
+					if (!detector.cutShort()) return { kind: 'outOfTime' };
+					const decision = detector.decide();
+					return { kind: 'emitted', rows: decision.emit, memory: roundTrip(decision.memory)!, cutShort: true };
+				}
 				detector.endRange(report.columns);
 			}
 			const decision = detector.decide();
-			return { kind: 'emitted', rows: decision.emit, memory: roundTrip(decision.memory)! };
+			return { kind: 'emitted', rows: decision.emit, memory: roundTrip(decision.memory)!, cutShort: false };
 		} catch (error) {
-			if (error instanceof DetectorError) return { kind: 'error', error };
-			if (error instanceof ReadAgain && memory?.pending !== undefined) {
-				memory = { ...memory, pending: undefined };
-				attempt--;
-				continue;
-			}
-			if (!(error instanceof Shifted || error instanceof ChangedDuringRead)) throw error;
+			// As readReport.ts: a check fails for good only where the read before failed on the same rows.
+			if (error instanceof DetectorError && (error.check === undefined || seen === seenBefore)) return { kind: 'error', error };
+			if (error instanceof ChangedDuringRead) seenBefore = seen;
+			else if (!(error instanceof Shifted || error instanceof DetectorError)) throw error;
 		}
 	}
 	return { kind: 'changing' };
@@ -202,7 +224,7 @@ function readRange(
 	range: { start: number; maxRows?: number },
 	plan: PollPlan,
 	afterRequest: () => void,
-	take: (rows: ReportRow[]) => 'stop' | 'time' | undefined,
+	take: (rows: ReportRow[], offset: number) => 'stop' | 'time' | undefined,
 ): boolean {
 	let offset = range.start;
 	const trail = new TrailingRun();
@@ -227,7 +249,7 @@ function readRange(
 		}
 		const rows = overlap ? page.slice(1) : page;
 		if (rows.length === 0) return false;
-		const verdict = take(rows);
+		const verdict = take(rows, offset);
 		if (verdict === 'time') return true;
 		if (verdict === 'stop') return false;
 		trail.add(rows);

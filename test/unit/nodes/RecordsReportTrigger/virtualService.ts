@@ -1,0 +1,139 @@
+/**
+ * A Records report service simulated in memory, and a Records Report Trigger polling it through
+ * n8n's own poll engine (n8n-core's PollContext and TriggersAndPollers, via the harness's runPoll):
+ * for tests that poll thousands of times. The report's rows are the test's to change, also between
+ * two page requests of a poll; a virtual clock, which every request advances, is what the node reads
+ * as the time (its poll budget, its guard); and the service can page the ways real services differ
+ * from the guide: pages capped silently by rows or by bytes, a hard maximum on `limit` (400 above
+ * it), offsets past the end answered with 404, 400 or an error object.
+ */
+import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { RecordsReportTrigger } from '../../../../nodes/RecordsReportTrigger/RecordsReportTrigger.node';
+import type { ReportColumn, ReportRow } from '../../../../nodes/shared/report/rows';
+import { runPoll } from '../../../../tooling/harness/n8nCoreHarness';
+
+export interface ReportTable {
+	columns: ReportColumn[];
+	rows: ReportRow[];
+}
+
+/** How the service pages; the guide's service has none of the limits. */
+export interface ServiceRules {
+	/** Time each request takes on the virtual clock. */
+	latencyMs: number;
+	/** Rows an answer holds at most, whatever `limit` asked (a silent cap). */
+	rowCap?: number;
+	/** Bytes of rows an answer holds at most (at least one row), whatever `limit` asked. */
+	byteCap?: number;
+	/** The largest `limit` the service takes; a larger one is refused with 400. */
+	maxLimit?: number;
+	/** The answer to an offset past the last row: an empty page (the guide), or an error. */
+	pastEnd?: 'empty' | 400 | 404 | 'errorObject';
+}
+
+export class VirtualClock {
+	now = Date.UTC(2026, 10, 27, 8, 0, 0);
+
+	/** Makes `Date.now()` read this clock until the returned function is called. */
+	install(): () => void {
+		const spy = jest.spyOn(Date, 'now').mockImplementation(() => this.now);
+		return () => spy.mockRestore();
+	}
+}
+
+const json = { 'content-type': 'application/json' };
+
+export class VirtualService {
+	readonly reports = new Map<string, ReportTable>();
+	rules: ServiceRules = { latencyMs: 100 };
+	requests = 0;
+	/** Called after each answer, with the request's number: to change a report between two requests. */
+	afterAnswer: (request: number) => void = () => undefined;
+
+	constructor(readonly clock = new VirtualClock()) {}
+
+	async request(options: IHttpRequestOptions): Promise<IN8nHttpFullResponse> {
+		this.requests++;
+		this.clock.now += this.rules.latencyMs;
+		const answer = this.answer(options);
+		this.afterAnswer(this.requests);
+		return answer;
+	}
+
+	private answer(options: IHttpRequestOptions): IN8nHttpFullResponse {
+		const match = /\/api\/analysis\/reports\/([^/]+)\/data\/table$/.exec(options.url);
+		const report = match ? this.reports.get(decodeURIComponent(match[1])) : undefined;
+		if (report === undefined) return { statusCode: 404, headers: json, body: { message: 'Report not found' } };
+		const qs = (options.qs ?? {}) as IDataObject;
+		const offset = Number(qs.offset ?? 0);
+		const limit = Number(qs.limit ?? 100);
+		const { rowCap, byteCap, maxLimit, pastEnd = 'empty' } = this.rules;
+		if (maxLimit !== undefined && limit > maxLimit) {
+			return { statusCode: 400, headers: json, body: { message: `limit must be at most ${maxLimit}` } };
+		}
+		if (offset > 0 && offset >= report.rows.length && pastEnd !== 'empty') {
+			if (pastEnd === 'errorObject') return { statusCode: 200, headers: json, body: { error: 'offset is out of range' } };
+			return { statusCode: pastEnd, headers: json, body: { message: 'offset is out of range' } };
+		}
+		let rows = report.rows.slice(offset, offset + Math.min(limit, rowCap ?? Infinity));
+		if (byteCap !== undefined) {
+			let bytes = 0;
+			const fitting = rows.findIndex((row) => (bytes += JSON.stringify(row).length) > byteCap);
+			if (fitting >= 0) rows = rows.slice(0, Math.max(1, fitting));
+		}
+		return {
+			statusCode: 200,
+			headers: json,
+			body: { columns: report.columns.map((column) => ({ ...column })), rows: rows.map((row) => ({ ...row })) },
+		};
+	}
+}
+
+export interface TriggerPoll {
+	items: INodeExecutionData[] | null;
+	error?: Error & { description?: string | null };
+}
+
+/**
+ * One Records Report Trigger in one n8n process (its polls share the node's guard) polling the
+ * virtual service: its parameters, name, node id and workflow, and the workflow's static data as n8n
+ * stores it between polls (JSON). Edit them between polls as the editor would.
+ */
+export class VirtualTrigger {
+	staticData: IDataObject = {};
+	name = 'Records Report Trigger';
+	nodeId = 'report-trigger';
+	/** n8n's budget for one poll (`getPollBudgetMs()`), on the virtual clock. */
+	budgetMs: number | undefined;
+
+	constructor(
+		readonly service: VirtualService,
+		public parameters: INodeParameters,
+		public workflowId: string,
+	) {}
+
+	/** One poll as n8n's poll engine makes it (mode `manual`: Fetch Test Event). */
+	async poll(mode: 'trigger' | 'manual' = 'trigger', staticData = this.staticData): Promise<TriggerPoll> {
+		try {
+			const result = await runPoll({
+				nodeType: new RecordsReportTrigger(),
+				parameters: this.parameters,
+				credentials: { baseUrl: 'https://records.example.test', token: 'virtual-token' },
+				staticData,
+				mode,
+				nodeName: this.name,
+				nodeId: this.nodeId,
+				workflowId: this.workflowId,
+				pollBudgetMs: this.budgetMs,
+				httpRequest: async (options) => await this.service.request(options),
+			});
+			if (mode === 'trigger') this.staticData = result.staticData;
+			return { items: result.items };
+		} catch (error) {
+			return { items: null, error: error as TriggerPoll['error'] };
+		}
+	}
+}
+
+export const byId = (value: string) => ({ __rl: true, mode: 'id', value });
