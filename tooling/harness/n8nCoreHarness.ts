@@ -131,6 +131,11 @@ export interface RunPollOptions {
 	 * for tests that poll thousands of times); real HTTP otherwise.
 	 */
 	httpRequest?: (options: IHttpRequestOptions) => Promise<unknown>;
+	/**
+	 * Return the workflow's static data as the poll left it, without the copy made otherwise (a
+	 * benchmark measuring the poll's memory); n8n serializes it only to save it, when it changed.
+	 */
+	liveStaticData?: boolean;
 }
 
 let pollWorkflows = 0;
@@ -138,6 +143,8 @@ let pollWorkflows = 0;
 export interface RunPollResult {
 	items: INodeExecutionData[] | null;
 	staticData: IDataObject;
+	/** Whether the poll changed the static data: n8n saves it after the poll only then. */
+	staticDataChanged: boolean;
 }
 
 export interface CredentialTestResult {
@@ -571,10 +578,12 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 		workflow.getNode(nodeName) ?? node,
 		context,
 	);
+	const staticDataChanged = (workflow.staticData as { __dataChanged?: boolean }).__dataChanged === true;
 	return {
 		items: result === null ? null : (result[0] ?? []),
 		// A plain copy without ObservableObject's change markers, as n8n stores it.
-		staticData: JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject,
+		staticData: options.liveStaticData === true ? workflow.staticData : (JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject),
+		staticDataChanged,
 	};
 }
 

@@ -10,6 +10,8 @@ import * as https from 'node:https';
 
 import axios, { type AxiosInstance } from 'axios';
 
+import { ADAPTIVE_FIRST_PAGE, ADAPTIVE_MAX_PAGE } from '../../../nodes/shared/report/pageSize';
+
 export interface RawReadOptions {
 	baseUrl: string;
 	token: string;
@@ -19,6 +21,10 @@ export interface RawReadOptions {
 	concurrency: number;
 	/** A new TCP (and over HTTPS, TLS) connection for every request, as n8n's HTTP helper makes them. */
 	newConnectionPerRequest?: boolean;
+	/** The node's adaptive page sizes (1,000 rows, doubling to 5,000), one page at a time, instead of `pageSize`. */
+	adaptivePages?: boolean;
+	/** Count the rows of each page and drop them (as a poll does) instead of returning them. */
+	dropRows?: boolean;
 }
 
 interface TableResponse {
@@ -52,9 +58,10 @@ function keyByName(page: TableResponse): Array<Record<string, unknown>> {
  * n workers claim page numbers in order; pages after the first short one are not requested, and
  * the rows are returned in page order.
  */
-export async function readReportRaw(options: RawReadOptions): Promise<{ rows: Array<Record<string, unknown>>; requests: number }> {
+export async function readReportRaw(options: RawReadOptions): Promise<{ rows: Array<Record<string, unknown>>; rowCount: number; requests: number }> {
 	const client = axiosFor(options.baseUrl, options.token);
 	const path = `/api/analysis/reports/${encodeURIComponent(options.reportId)}/data/table`;
+	if (options.adaptivePages === true || options.dropRows === true) return await readDropping(client, path, options);
 	const pages: Array<Array<Record<string, unknown>>> = [];
 	let nextPage = 0;
 	let endPage = Number.POSITIVE_INFINITY;
@@ -76,7 +83,29 @@ export async function readReportRaw(options: RawReadOptions): Promise<{ rows: Ar
 	for (let page = 0; page < endPage; page++) {
 		for (const row of pages[page]) rows.push(row);
 	}
-	return { rows, requests };
+	return { rows, rowCount: rows.length, requests };
+}
+
+/**
+ * One page after the other, each counted and dropped: the floor of a Report Trigger poll's full read
+ * (which compares each page and drops it). With `adaptivePages`, the page sizes of the node's adaptive
+ * read: 1,000 rows, doubling after each full page up to 5,000.
+ */
+async function readDropping(client: AxiosInstance, path: string, options: RawReadOptions): Promise<{ rows: []; rowCount: number; requests: number }> {
+	if (options.concurrency !== 1 || options.dropRows !== true) throw new Error('The raw client reads adaptive pages one at a time, dropping the rows');
+	let size = options.adaptivePages === true ? ADAPTIVE_FIRST_PAGE : options.pageSize;
+	let rowCount = 0;
+	let requests = 0;
+	for (;;) {
+		requests++;
+		const { data } = await client.get<TableResponse>(path, {
+			params: { offset: rowCount, limit: size },
+			...connectionOptions(options.newConnectionPerRequest),
+		});
+		rowCount += data.rows.length;
+		if (data.rows.length < size) return { rows: [], rowCount, requests };
+		if (options.adaptivePages === true) size = Math.min(size * 2, ADAPTIVE_MAX_PAGE);
+	}
 }
 
 export interface RawImportOptions {

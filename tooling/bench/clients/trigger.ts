@@ -4,8 +4,10 @@
  * The Records Report Trigger (as built into the benchmark's build, or the baseline's) polled by
  * n8n-core's PollContext (tooling/harness/n8nCoreHarness.ts runPoll), with n8n's real HTTP helpers, against the
  * sandbox. The poll that first remembers the report is made while preparing (its requests, time and
- * static data are reported too, not its memory); the measured part is a poll with no new rows, then
- * one after rows were added where the mode expects them.
+ * static data and memory are reported too); the measured part is a poll with no new rows, then one
+ * after rows were added where the mode expects them. Each poll's memory above the process's baseline
+ * is watched while it runs (lib/memory-watch.ts), n8n's save of the static data included: n8n
+ * serializes it to save it when the poll changed it.
  */
 import { performance } from 'node:perf_hooks';
 
@@ -14,6 +16,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { runPoll } from '../../harness/n8nCoreHarness';
 import { BASELINE_BUILD } from '../lib/baseline-build';
 import { builtReportTrigger } from '../lib/built-package';
+import { watchMemory } from '../lib/memory-watch';
 import type { PollTask } from '../lib/tasks';
 import type { Prepared } from '../lib/worker-protocol';
 
@@ -42,27 +45,30 @@ export async function prepareTriggerPolls(task: PollTask): Promise<Prepared> {
 		...(task.mode === 'before' ? {} : { newRowPosition: task.mode }),
 		options: { maxRemembered: task.maxRemembered ?? 200_000, ...options },
 	});
-	const poll = async (staticData: IDataObject) => {
+	const poll = async (staticData: IDataObject | undefined, options: INodeParameters = {}) => {
 		const before = await reportRequests(task);
+		const memory = watchMemory();
 		const started = performance.now();
-		const result = await runPoll({ nodeType, parameters: parameters({}), credentials, staticData });
+		const result = await runPoll({ nodeType, parameters: parameters(options), credentials, staticData, liveStaticData: true });
 		const ms = performance.now() - started;
-		// What the workflow stores for the trigger after this poll: n8n saves it with the workflow.
-		const staticBytes = JSON.stringify(result.staticData).length;
-		return { ...result, ms, staticBytes, requests: (await reportRequests(task)) - before };
+		// What the workflow stores for the trigger after this poll: n8n serializes it to save it, only
+		// when the poll changed it.
+		const saved = result.staticDataChanged ? JSON.stringify(result.staticData) : undefined;
+		const { heapMiB, rssMiB } = memory();
+		const staticBytes = (saved ?? JSON.stringify(result.staticData)).length;
+		return { ...result, ms, heapMiB, rssMiB, staticBytes, requests: (await reportRequests(task)) - before };
 	};
 	// The first poll only remembers the report: a full read where every row is remembered, in
-	// parallel to keep it short; the ordered modes read only the report's edges.
-	const firstOptions = task.firstPollPageSize === undefined ? { concurrency: 8 } : { concurrency: 4, pageSize: task.firstPollPageSize };
-	const firstRequests = await reportRequests(task);
-	const firstStarted = performance.now();
-	const first = await runPoll({ nodeType, parameters: parameters(firstOptions), credentials });
-	const firstMs = performance.now() - firstStarted;
+	// parallel to keep it short where asked; the ordered modes read only the report's edges.
+	const firstOptions = task.firstPollPageSize === undefined ? (task.firstPollDefaults === true ? {} : { concurrency: 8 }) : { concurrency: 4, pageSize: task.firstPollPageSize };
+	const first = await poll(undefined, firstOptions);
 	if (first.items !== null) throw new Error('The first poll emitted rows; it should only remember them');
 	const firstDetails = {
-		firstMs,
-		firstRequests: (await reportRequests(task)) - firstRequests,
-		firstStaticBytes: JSON.stringify(first.staticData).length,
+		firstMs: first.ms,
+		firstRequests: first.requests,
+		firstStaticBytes: first.staticBytes,
+		firstHeapMiB: first.heapMiB,
+		firstRssMiB: first.rssMiB,
 	};
 	return {
 		async run() {
@@ -79,7 +85,11 @@ export async function prepareTriggerPolls(task: PollTask): Promise<Prepared> {
 					quietRequests: quiet.requests,
 					quietEmitted: quiet.items?.length ?? 0,
 					quietStaticBytes: quiet.staticBytes,
+					quietHeapMiB: quiet.heapMiB,
+					quietRssMiB: quiet.rssMiB,
 					addedStaticBytes: added.staticBytes,
+					addedHeapMiB: added.heapMiB,
+					addedRssMiB: added.rssMiB,
 					addedMs: added.ms,
 					addedRequests: added.requests,
 					emittedUnique: new Set(emitted).size,

@@ -28,7 +28,8 @@ export interface MeasureOptions {
 export function measure(task: Task, options: MeasureOptions): Promise<Measurement> {
 	const child = fork(join(repoRoot, 'tooling', 'bench', 'workers', `${task.client}.ts`), [], {
 		cwd: repoRoot,
-		execArgv: ['--import', 'tsx'],
+		// --expose-gc: a measurement of memory collects the garbage of earlier work first (lib/memory-watch.ts).
+		execArgv: ['--import', 'tsx', '--expose-gc'],
 		env: { ...process.env, NODE_OPTIONS: '', BENCH_PROFILE_DIR: options.profileDir ?? '' },
 		stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
 	});
@@ -79,7 +80,7 @@ export function measure(task: Task, options: MeasureOptions): Promise<Measuremen
 export function describeTask(task: Task): string {
 	if (task.kind === 'poll') return `${task.mode} polls of ${task.reportId}`;
 	if (task.kind === 'read') {
-		return `${task.client} read of ${task.reportId} (page ${task.pageSize}, concurrency ${task.concurrency})`;
+		return `${task.client} read of ${task.reportId} (page ${task.adaptivePages === true ? 'adaptive' : task.pageSize}, concurrency ${task.concurrency})`;
 	}
 	return `${task.client} import of ${task.count} records (batch ${task.batchSize}, concurrency ${task.concurrency})`;
 }

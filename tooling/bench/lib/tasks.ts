@@ -20,6 +20,13 @@ export interface ReadTask extends RawClientOptions {
 	concurrency: number;
 	/** Node only: no Page Size option (the node chooses the page size), instead of `pageSize`. */
 	nodeDefaults?: boolean;
+	/**
+	 * Raw client only: the page sizes of the node's adaptive read (1,000 rows, doubling to 5,000),
+	 * one page at a time, instead of `pageSize`.
+	 */
+	adaptivePages?: boolean;
+	/** Raw client only: count the rows of each page and drop them, as a poll does, instead of keeping them. */
+	dropRows?: boolean;
 }
 
 export interface ImportTask extends RawClientOptions {
@@ -54,6 +61,8 @@ export interface PollTask {
 	maxRemembered?: number;
 	/** Page Size of the first poll, which only remembers the report (not measured); default 100, 8 in parallel. */
 	firstPollPageSize?: number;
+	/** The first poll with the trigger's default options too (no Page Size or Parallel Requests of its own). */
+	firstPollDefaults?: boolean;
 }
 
 export type Task = ReadTask | ImportTask | PollTask;

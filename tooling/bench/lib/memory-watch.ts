@@ -1,0 +1,45 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- tooling: runs in Node.js, not inside
+	n8n (`process`, `setInterval`, `clearInterval`, `gc`) */
+/**
+ * The memory one operation of a measuring process needs above what the process held before it: the
+ * JavaScript heap in use plus the memory of typed arrays and Buffers (which live outside V8's heap),
+ * and the resident memory, sampled every 5 ms while the operation runs and once after it. Before it,
+ * the garbage of earlier work is collected (the measuring processes run with --expose-gc), so that
+ * the baseline is what the process keeps. The peak counts garbage not yet collected: an upper bound
+ * of what the operation keeps alive, as a memory limit would see it before V8 collects.
+ */
+const MiB = 1024 * 1024;
+const SAMPLE_MS = 5;
+
+export interface MemoryAbove {
+	/** Peak of heap used + array buffers above the baseline, in MiB. */
+	heapMiB: number;
+	/** Peak resident memory above the baseline, in MiB. */
+	rssMiB: number;
+}
+
+const heapNow = () => {
+	const usage = process.memoryUsage();
+	return { heap: usage.heapUsed + usage.arrayBuffers, rss: usage.rss };
+};
+
+/** Starts watching; the returned function stops and tells the peaks above the baseline. */
+export function watchMemory(): () => MemoryAbove {
+	const collect = (globalThis as { gc?: () => void }).gc;
+	if (collect === undefined) throw new Error('Memory is measured with --expose-gc: start the measuring process with it');
+	collect();
+	collect();
+	const base = heapNow();
+	const peak = { ...base };
+	const sample = () => {
+		const now = heapNow();
+		if (now.heap > peak.heap) peak.heap = now.heap;
+		if (now.rss > peak.rss) peak.rss = now.rss;
+	};
+	const timer = setInterval(sample, SAMPLE_MS);
+	return () => {
+		sample();
+		clearInterval(timer);
+		return { heapMiB: (peak.heap - base.heap) / MiB, rssMiB: (peak.rss - base.rss) / MiB };
+	};
+}
