@@ -30,8 +30,8 @@ import {
 	type Step,
 } from './detection';
 import { firstRunEdges } from './firstRunEdges';
-import { FullRead } from './fullRead';
-import { splitIdentities } from './identityText';
+import { FullRead, type FullReadOptions } from './fullRead';
+import { identityText, splitIdentities } from './identityText';
 import { type Memory, remembersEveryRow, WINDOW_ROWS } from './memory';
 import { memoryAfterPoll, type PollForMemory } from './memoryAfterPoll';
 import { EndCheck, TopEnd, windowLength } from './orderedChecks';
@@ -116,8 +116,8 @@ export class ChangeDetector {
 		let read: PollForMemory['read'];
 		if (finding.kind === 'full') {
 			emit = finding.newRows;
-			read = { identities: finding.finder.identities, bases: finding.finder.bases };
-			if (finding.unsure !== undefined) this.notes.push(acceptance(finding.unsure, finding.finder.identities.length));
+			read = { finder: finding.finder };
+			if (finding.unsure !== undefined) this.notes.push(acceptance(finding.unsure, finding.finder.bases.length));
 			else if (this.reason?.startsWith('the full check') === true) this.notes.push(fullCheckNote(emit.length));
 		} else if (finding.kind === 'past') {
 			emit = this.settings.identity === 'columns' ? this.newKeys(finding.added) : finding.added;
@@ -128,7 +128,8 @@ export class ChangeDetector {
 			throw new Error(`The change detector cannot decide on a finding "${finding.kind}"`);
 		}
 		if (firstRun && this.settings.firstRun === 'remember') emit = [];
-		const memory = memoryAfterPoll({ settings: this.settings, previous: this.memory, columns: this.columns, read });
+		const remembered = this.memory === undefined ? RememberedRows.stored(undefined) : this.remembered;
+		const memory = memoryAfterPoll({ settings: this.settings, previous: this.memory, remembered, columns: this.columns, read });
 		const finders = finding.kind === 'full' ? [finding.finder] : this.keyFinder ? [this.keyFinder] : [];
 		return { emit, memory, firstRun, notes: this.notes, finders };
 	}
@@ -137,24 +138,23 @@ export class ChangeDetector {
 
 	private firstStep(): Step {
 		const { memory, settings } = this;
-		const byKey = settings.identity === 'columns';
 		if (memory === undefined) {
 			if (!remembersEveryRow(settings) && settings.firstRun === 'remember' && settings.position !== 'anywhere') {
 				return firstRunEdges(settings.position, settings.windowRows ?? WINDOW_ROWS);
 			}
-			return new FullRead(byKey);
+			return this.fullRead({});
 		}
 		const bounded = memory.rows === undefined && memory.window !== undefined && memory.count > 0;
 		// The mode or its memory changed: a full read, compared with every remembered row, or with the
 		// remembered mode's check where only a bounded memory is there.
 		const changed = memory.position !== settings.position || (bounded && remembersEveryRow(settings));
 		if (settings.position === 'anywhere' || changed || memory.window === undefined || memory.count <= 0) {
-			if (!changed) return new FullRead(byKey, this.remembered);
+			if (!changed) return this.fullRead({ known: this.remembered });
 			const why = 'New Rows Appear or Full Check Every changed since the last poll';
 			if (!bounded) return this.readInFull(why);
 			const end = memory.position === 'end' ? 'end' : 'top';
 			this.reason = `${why}. The ${windowLength(memory)} rows remembered at the ${end} must stand where they stood; the rows past them are new`;
-			return new FullRead(byKey, undefined, memory);
+			return this.fullRead({ bounded: memory });
 		}
 		if (settings.fullCheckEvery > 0 && memory.polls + 1 >= settings.fullCheckEvery && memory.rows !== undefined) {
 			return this.readInFull(`the full check is due (every ${settings.fullCheckEvery} polls)`);
@@ -185,13 +185,20 @@ export class ChangeDetector {
 				`the report's columns changed (now ${ids.length}, ${memory.columns.length} remembered); rows are still identified by the ${memory.columns.length} remembered columns`,
 			);
 		}
-		return (this.columns = memory.columns);
+		// A copy: the stored memory is n8n's observable static data, slow to read row after row.
+		return (this.columns = [...memory.columns]);
 	}
 
 	/** A full read compared with every remembered row (none on a first run), and why. */
 	private readInFull(why: string): Step {
 		this.reason = this.memory === undefined ? why : `${why}. Its rows are compared with every remembered row, so none is lost or emitted twice`;
-		return new FullRead(this.settings.identity === 'columns', this.remembered);
+		return this.fullRead({ known: this.remembered });
+	}
+
+	/** A full read; on a first run that only remembers, the rows it finds new are not kept. */
+	private fullRead(options: FullReadOptions): FullRead {
+		const keepNew = this.memory !== undefined || this.settings.firstRun === 'emit';
+		return new FullRead(this.settings.identity === 'columns', { ...options, expectedRows: this.memory?.count, keepNew });
 	}
 
 	/** What was remembered cannot be used (Key Columns changed): this poll is a first run, read from its first step. */
@@ -217,7 +224,7 @@ export class ChangeDetector {
 			// With every row remembered, a row past the boundary that is remembered already was moved or
 			// copied there: only a full read can tell which rows are new.
 			const columns = this.columns ?? this.memory.columns;
-			if (finding.added.some((row) => this.remembered.has(baseOf(row, columns)))) {
+			if (finding.added.some((row) => this.remembered.hasText(baseOf(row, columns)))) {
 				this.failed('a row past the rows remembered at that end is one remembered already (moved or copied there)');
 				return;
 			}
@@ -247,7 +254,7 @@ export class ChangeDetector {
 		const memory = this.memory!;
 		const window = new Set(splitIdentities(memory.window));
 		const remembered = this.remembered;
-		const finder = new NewRowFinder(this.columns ?? memory.columns, true, { has: (key) => window.has(key) || remembered.has(key) });
+		const finder = new NewRowFinder(this.columns ?? memory.columns, true, { has: (source, at) => window.has(identityText(source, at)) || remembered.has(source, at) });
 		this.keyFinder = finder;
 		return added.filter((row) => finder.visit(row));
 	}

@@ -7,34 +7,46 @@
  */
 import type { ReportRow } from '../shared/report/rows';
 import type { Finding, ReadRange, Step } from './detection';
+import { IdentityIndex } from './identities';
 import { BoundaryInFullRead, RangeRows, windowAt, windowLength } from './orderedChecks';
 import type { Memory } from './memory';
 import { NewRowFinder, type Remembered } from './rowFinder';
 
 const NOTHING: Remembered = { has: () => false };
 
+export interface FullReadOptions {
+	/** The per-row memory (none on a first run). */
+	known?: Remembered;
+	/** A bounded memory whose check decides which rows are new instead. */
+	bounded?: Memory;
+	/** About how many rows the report has (the rows remembered), to size what the read keeps once. */
+	expectedRows?: number;
+	/** Whether the new rows are kept (to be emitted); not on a first run that only remembers. */
+	keepNew?: boolean;
+}
+
 export class FullRead implements Step {
 	readonly range: ReadRange = { start: 0 };
 	private finder: NewRowFinder | undefined;
 	private readonly newRows: ReportRow[] = [];
 	private readonly boundary: BoundaryInFullRead | undefined;
+	private readonly known: Remembered;
+	private readonly bounded: Memory | undefined;
 
-	/**
-	 * `known`: the per-row memory (none on a first run); `bounded`: a bounded memory whose check
-	 * decides which rows are new instead.
-	 */
 	constructor(
 		private readonly byKey: boolean,
-		private readonly known: Remembered = NOTHING,
-		private readonly bounded?: Memory,
+		private readonly options: FullReadOptions = {},
 	) {
-		this.boundary = bounded === undefined ? undefined : new BoundaryInFullRead(bounded);
+		this.known = options.known ?? NOTHING;
+		this.bounded = options.bounded;
+		this.boundary = this.bounded === undefined ? undefined : new BoundaryInFullRead(this.bounded);
 	}
 
 	take(rows: readonly ReportRow[], ids: readonly string[]): undefined {
-		const finder = (this.finder ??= new NewRowFinder(ids, this.byKey, this.known));
+		const finder = (this.finder ??= new NewRowFinder(ids, this.byKey, this.known, undefined, this.options.expectedRows));
+		const keep = this.options.keepNew !== false;
 		for (const row of rows) {
-			if (finder.visit(row)) this.newRows.push(row);
+			if (finder.visit(row) && keep) this.newRows.push(row);
 			this.boundary?.visit(row);
 		}
 		return undefined;
@@ -88,14 +100,14 @@ class RowsAbove implements Step {
  */
 function newKeys(added: ReportRow[], at: 'end' | 'top', finder: NewRowFinder): ReportRow[] {
 	const bases = finder.bases;
-	const addedBases = new Set<number>();
 	const from = at === 'end' ? bases.length - added.length : 0;
-	for (let i = from; i < from + added.length; i++) addedBases.add(i);
-	const old = new Set(bases.filter((_, i) => !addedBases.has(i)));
+	const old = at === 'end' ? IdentityIndex.of(bases, 0, from) : IdentityIndex.of(bases, added.length, bases.length);
 	const emitted = new Set<string>();
 	return added.filter((_, i) => {
-		const key = bases[from + i];
-		if (old.has(key) || emitted.has(key)) return false;
+		const row = from + i;
+		if (old.find(bases.bytesOf(row), bases.offsetOf(row)) >= 0) return false;
+		const key = bases.text(row);
+		if (emitted.has(key)) return false;
 		emitted.add(key);
 		return true;
 	});

@@ -5,26 +5,30 @@
  */
 import type { ReportRow } from '../shared/report/rows';
 import { baseOf, type DetectorSettings } from './detection';
+import type { IdentityList } from './identities';
 import { joinIdentities, splitIdentities } from './identityText';
 import { type Memory, MEMORY_VERSION, remembersEveryRow, WINDOW_ROWS } from './memory';
-import { RememberedRows } from './rememberedRows';
+import type { RememberedRows } from './rememberedRows';
 import { NewRowFinder } from './rowFinder';
 
 export interface PollForMemory {
 	settings: DetectorSettings;
 	/** What was remembered before the poll; undefined on a first run. */
 	previous: Memory | undefined;
+	/** Its per-row memory, as the poll read it (empty without one). */
+	remembered: RememberedRows;
 	/** The column ids rows were identified by in this poll; undefined when it saw no columns. */
 	columns: string[] | undefined;
 	/**
-	 * A full read (every row's identity, copies numbered, and base identity, in report order), an
-	 * ordered poll's rows past its boundary (all of them, emitted or not), or what a first run of a
-	 * bounded ordered mode found at the report's edges (the row count, the window, the far row).
+	 * A full read (the finder that met every row: their identities, copies numbered, and base
+	 * identities, in report order), an ordered poll's rows past its boundary (all of them, emitted or
+	 * not), or what a first run of a bounded ordered mode found at the report's edges (the row count,
+	 * the window, the far row).
 	 */
-	read: { identities: string[]; bases: string[] } | { added: ReportRow[] } | { edges: { count: number; window: string[]; far: string | undefined } };
+	read: { finder: NewRowFinder } | { added: ReportRow[] } | { edges: { count: number; window: string[]; far: string | undefined } };
 }
 
-export function memoryAfterPoll({ settings, previous, columns, read }: PollForMemory): Memory {
+export function memoryAfterPoll({ settings, previous, remembered, columns, read }: PollForMemory): Memory {
 	const memory: Memory = {
 		version: MEMORY_VERSION,
 		report: settings.report,
@@ -39,35 +43,50 @@ export function memoryAfterPoll({ settings, previous, columns, read }: PollForMe
 		polls: 0,
 	};
 	const everyRow = remembersEveryRow(settings);
+	const rows = settings.windowRows ?? WINDOW_ROWS;
+	const end = settings.position === 'end';
+	// The base identities at the end where new rows appear (at least the window), and the row at the other end.
 	let reportBases: string[];
-	if ('identities' in read) {
-		memory.count = read.identities.length;
-		reportBases = read.bases;
-		if (everyRow) memory.rows = RememberedRows.stored(previous?.rows).afterRead(read.identities, settings.maxRemembered).encode();
+	let far: string | undefined;
+	if ('finder' in read) {
+		const { bases, identities } = read.finder;
+		memory.count = bases.length;
+		reportBases = end ? textsOf(bases, bases.length - rows, bases.length) : textsOf(bases, 0, rows);
+		far = end ? identityAt(bases, 0) : identityAt(bases, bases.length - 1);
+		if (everyRow) memory.rows = remembered.afterRead(identities, settings.maxRemembered).encode();
 	} else if ('edges' in read) {
 		memory.count = read.edges.count;
 		reportBases = read.edges.window;
+		far = read.edges.far;
 	} else {
 		const base = previous!;
 		const added = read.added.map((row) => baseOf(row, memory.columns));
 		memory.count = base.count + added.length;
 		memory.polls = settings.fullCheckEvery > 0 ? base.polls + 1 : 0;
 		const window = splitIdentities(base.window);
-		reportBases = settings.position === 'end' ? window.concat(added) : [...added, ...window];
-		if (base.rows !== undefined && everyRow) memory.rows = rowsAfterOrdered(settings, base, memory.columns, read.added);
+		reportBases = end ? window.concat(added) : [...added, ...window];
+		far = base.far;
+		if (base.rows !== undefined && everyRow) memory.rows = rowsAfterOrdered(settings, base, remembered, memory.columns, read.added);
 	}
 	if (settings.position !== 'anywhere') {
-		const rows = settings.windowRows ?? WINDOW_ROWS;
-		const end = settings.position === 'end';
 		memory.window = joinIdentities(end ? reportBases.slice(-rows) : reportBases.slice(0, rows));
-		memory.far = 'identities' in read ? (end ? reportBases[0] : reportBases[reportBases.length - 1]) : 'edges' in read ? read.edges.far : previous!.far;
+		memory.far = far;
 	}
 	return memory;
 }
 
+/** The texts of identities `from` to `to` of a list (within it). */
+function textsOf(list: IdentityList, from: number, to: number): string[] {
+	const texts: string[] = [];
+	for (let row = Math.max(0, from); row < Math.min(list.length, to); row++) texts.push(list.text(row));
+	return texts;
+}
+
+/** The text of identity `row` of a list; undefined outside it. */
+const identityAt = (list: IdentityList, row: number): string | undefined => (row >= 0 && row < list.length ? list.text(row) : undefined);
+
 /** Per-row memory after an ordered poll (a full check chosen): the new rows' identities added. */
-function rowsAfterOrdered(settings: DetectorSettings, base: Memory, columns: string[], added: ReportRow[]): string {
-	const previous = RememberedRows.stored(base.rows);
+function rowsAfterOrdered(settings: DetectorSettings, base: Memory, previous: RememberedRows, columns: string[], added: ReportRow[]): string {
 	const finder = new NewRowFinder(columns, settings.identity === 'columns', previous, previous.reportPart(base.count));
 	for (const row of added) finder.visit(row);
 	const at = settings.position === 'end' ? 'end' : 'top';

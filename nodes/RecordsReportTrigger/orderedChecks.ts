@@ -17,14 +17,23 @@
 import type { ReportRow } from '../shared/report/rows';
 import { IDENTITY_LENGTH } from '../shared/report/rows';
 import { baseOf, type Finding, type ReadRange, type Step } from './detection';
+import { IdentityList } from './identities';
 import type { Memory } from './memory';
 
+/** Base identities of rows in report order: as texts (a range read), or a full read's list. */
+type Bases = readonly string[] | IdentityList;
+
+function baseAt(bases: Bases, row: number): string | undefined {
+	if (row < 0 || row >= bases.length) return undefined;
+	return bases instanceof IdentityList ? bases.text(row) : bases[row];
+}
+
 /** Whether `window` (concatenated identities) stands in `bases` from `at` on. */
-export function windowAt(bases: readonly string[], window: string, at: number): boolean {
+export function windowAt(bases: Bases, window: string, at: number): boolean {
 	const length = window.length / IDENTITY_LENGTH;
 	if (at < 0 || at + length > bases.length) return false;
 	for (let i = 0; i < length; i++) {
-		if (bases[at + i] !== window.slice(i * IDENTITY_LENGTH, (i + 1) * IDENTITY_LENGTH)) return false;
+		if (baseAt(bases, at + i) !== window.slice(i * IDENTITY_LENGTH, (i + 1) * IDENTITY_LENGTH)) return false;
 	}
 	return true;
 }
@@ -153,7 +162,7 @@ export class BoundaryInFullRead {
 	}
 
 	/** Once every row was read: the rows past the boundary, how many stand above it, or why it is not where it must be. */
-	judge(bases: readonly string[]): { added: ReportRow[] } | { above: number } | { reason: string } {
+	judge(bases: IdentityList): { added: ReportRow[] } | { above: number } | { reason: string } {
 		const { memory } = this;
 		const length = windowLength(memory);
 		if (memory.position === 'end') {
@@ -161,7 +170,7 @@ export class BoundaryInFullRead {
 			return { reason: `the ${length} rows remembered last are no longer rows ${memory.count - length + 1}–${memory.count}` };
 		}
 		const above = bases.length - memory.count;
-		if (above >= 0 && windowAt(bases, memory.window!, above) && bases[bases.length - 1] === memory.far) return { above };
+		if (above >= 0 && windowAt(bases, memory.window!, above) && baseAt(bases, bases.length - 1) === memory.far) return { above };
 		return { reason: 'the rows remembered at the top and the row remembered last no longer stand where they stood' };
 	}
 }

@@ -1,6 +1,11 @@
+import { createHash } from 'node:crypto';
+
+import fc from 'fast-check';
+
 import {
 	columnKeys,
 	createRowShaper,
+	IDENTITY_BYTES,
 	identityOf,
 	IDENTITY_LENGTH,
 	parseColumnList,
@@ -8,6 +13,7 @@ import {
 	resolveColumns,
 	rowIdentityText,
 	toolRowProjection,
+	writeIdentity,
 } from '../../../../../nodes/shared/report/rows';
 
 const COSTS = [
@@ -158,6 +164,20 @@ describe('row identity', () => {
 		expect(a).toHaveLength(IDENTITY_LENGTH);
 		expect(identityOf(rowIdentityText({ c1: 'TX1', c2: '6' }, ['c1']))).toBe(a);
 		expect(identityOf(rowIdentityText({ c1: 'TX2', c2: '5' }, ['c1']))).not.toBe(a);
+	});
+
+	it('stays what remembered rows were stored as (72 bits of SHA-256, base64url), as text and as bytes', () => {
+		expect(identityOf('["TX1"]')).toBe('5x8nvWH7A2b4');
+		expect(identityOf('["1.1.2026","-10,00","Poplatek"]#2')).toBe('MSYKB5qQJaU-');
+		fc.assert(
+			fc.property(fc.string({ unit: fc.oneof(fc.constant('\ud800'), fc.constant('ř'), fc.string({ unit: 'grapheme', maxLength: 1 })) }), (text) => {
+				const bytes = new Uint8Array(IDENTITY_BYTES + 2);
+				writeIdentity(text, bytes, 2);
+				const expected = createHash('sha256').update(text).digest('base64url').slice(0, IDENTITY_LENGTH);
+				expect(identityOf(text)).toBe(expected);
+				expect(Buffer.from(bytes.subarray(2)).toString('base64url')).toBe(expected);
+			}),
+		);
 	});
 
 	it('does not confuse cells that would run together as text', () => {
