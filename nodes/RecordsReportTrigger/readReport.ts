@@ -4,7 +4,7 @@
  * n8n's time for the poll runs out (pollBudget.ts). n8n glue.
  */
 import type { IPollFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { readReportPages, ReportChangedError } from '../shared/report/paging';
 import type { ReportColumn } from '../shared/report/rows';
@@ -18,6 +18,12 @@ import type { PollSettings } from './pollSettings';
 
 /** Reads of one poll that a change of the report may start again before the poll gives up. */
 const MAX_READS = 3;
+
+/**
+ * A page of a full read at least this long is compared after a turn of the event loop (1 ms), in which
+ * the request for the next page, sent already, leaves: comparing it takes longer than that turn.
+ */
+const OVERLAP_ROWS = 1_000;
 
 export interface Detected {
 	decision: Decision;
@@ -85,20 +91,24 @@ async function runDetector(
 	let columns: ReportColumn[] = [];
 	for (let range = detector.next(); range !== undefined; range = detector.next()) {
 		let outOfTime = false;
+		const full = detector.reading === 'full';
 		const summary = await readReportPages.call(context, {
 			reportId: poll.reportId,
 			startOffset: range.start,
 			maxRows: range.maxRows,
 			pageSize: poll.read.pageSize,
-			// Ordered checks mostly need a page or two: one at a time.
-			concurrency: detector.reading === 'full' ? poll.read.concurrency : 1,
+			// Ordered checks mostly need a page or two: one at a time. A full read compares every row
+			// of a page while the next page is on its way.
+			concurrency: full ? poll.read.concurrency : 1,
+			readAhead: full,
 			maxPages: poll.read.maxPages,
 			timeoutMs: poll.read.request.timeoutMs,
 			retry: poll.read.request.retry,
 			detectChanges: true,
 			// A 500, 502 or 504 to a larger page than the guide's 100 rows can be about its size.
 			fallBackOnServerErrors: true,
-			onPage: (page) => {
+			onPage: async (page) => {
+				if (page.ahead === true && page.rows.length >= OVERLAP_ROWS) await sleep(0);
 				columns = page.columns;
 				tally.rows += page.rows.length;
 				tally.seen += seenPage(page.offset, page.rows);

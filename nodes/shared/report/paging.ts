@@ -121,7 +121,8 @@ class ReportRead implements CheckPort {
 				this.pages++;
 				if (this.detect) this.trail.add(rows);
 				this.afterChunk(chunk.short, rows.length);
-				const verdict = await this.options.onPage({ offset: chunk.offset, columns: this.requests.columns ?? [], rows });
+				const ahead = this.planAhead(rows.length);
+				const verdict = await this.options.onPage({ offset: chunk.offset, columns: this.requests.columns ?? [], rows, ahead });
 				this.delivered += rows.length;
 				if (verdict === 'stop') {
 					this.stopped = true;
@@ -144,6 +145,20 @@ class ReportRead implements CheckPort {
 	private rowsLeft(): number {
 		const { maxRows } = this.options;
 		return maxRows === undefined ? Infinity : Math.max(0, maxRows - this.delivered);
+	}
+
+	/**
+	 * With `readAhead`: before a page of `rows` rows is handed on, the requests after it are sent as
+	 * the next step would send them, so that they are on their way while `onPage` works; whether one
+	 * is. Not where the next boundary is checked in two steps (the check plans its own requests).
+	 */
+	private planAhead(rows: number): boolean {
+		if (this.options.readAhead !== true || this.twoStep) return false;
+		const at = this.start + this.delivered + rows;
+		if (this.rowsLeft() - rows <= 0 || (this.detect && this.trail.length >= this.sizer.size)) return false;
+		if (this.plan.planned === 0) this.plan.restart(at);
+		this.plan.fill(this.confirming || this.sizer.learning ? 1 : this.concurrency, (offset, ahead) => this.shape(offset, ahead));
+		return this.plan.planned > 0;
 	}
 
 	/** The next rows in report order; undefined at the end of the report or of the rows asked for. */

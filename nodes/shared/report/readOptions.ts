@@ -14,6 +14,8 @@ export interface ReportPage {
 	columns: ReportColumn[];
 	/** The rows as the service sent them, keyed by column id. */
 	rows: ReportRow[];
+	/** With `readAhead`: whether the request for the rows after these was sent already. */
+	ahead?: boolean;
 }
 
 export interface ReadReportOptions {
@@ -44,6 +46,12 @@ export interface ReadReportOptions {
 	 * (within the page size), and a request or two where the service cannot show them with a new row.
 	 */
 	detectChanges?: boolean;
+	/**
+	 * Send the requests after a page before `onPage` is called with it (no more at once than
+	 * `concurrency`), so that they are on their way while it works on the page; a read `onPage`
+	 * stops then has sent one request too many. For readers whose `onPage` does real work per row.
+	 */
+	readAhead?: boolean;
 	/**
 	 * Called once per page, in report order; the next page is handed on only after it returns.
 	 * Returning 'stop' ends the read after this page (the Report Trigger reads only past the rows it

@@ -72,6 +72,7 @@ interface Change {
 interface Read {
 	pageSize: number | 'adaptive';
 	concurrency: number;
+	readAhead: boolean;
 	detectChanges: boolean;
 	startOffset: number;
 	maxRows?: number;
@@ -102,6 +103,7 @@ const read = (pageSize: fc.Arbitrary<number | 'adaptive'>): fc.Arbitrary<Read> =
 	fc.record({
 		pageSize,
 		concurrency: fc.integer({ min: 1, max: 8 }),
+		readAhead: fc.boolean(),
 		detectChanges: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
 		startOffset: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 60 }) }),
 		maxRows: option(fc.integer({ min: 1, max: 150 })),

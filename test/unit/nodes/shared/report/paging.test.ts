@@ -1,10 +1,14 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a test: runs in Node.js, not inside
+	n8n (`setImmediate`, for an answer that comes a turn of the event loop later) */
 /**
  * The paging engine (readReportPages) against an in-memory service, named cases: the findings of
  * issue 34 on services that page differently and identical rows at page boundaries, and the change
  * check's real limit, stated exactly. The property test (paging.property.test.ts) tries thousands of
  * generated services and histories.
  */
-import { ReportChangedError } from '../../../../../nodes/shared/report/paging';
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+
+import { readReportPages, ReportChangedError } from '../../../../../nodes/shared/report/paging';
 import type { ReportRow } from '../../../../../nodes/shared/report/rows';
 import { FEE, ReportService, row } from './reportService';
 
@@ -147,5 +151,45 @@ describe('readReportPages: services that page differently', () => {
 		const { error } = await service.read({ pageSize: 10, detectChanges: true });
 
 		expect(error).toBeInstanceOf(ReportChangedError);
+	});
+});
+
+describe('readReportPages: reading ahead', () => {
+	/** The order in which requests go out and pages are handed on, and the most requests at once. */
+	async function trace(readAhead: boolean) {
+		const service = new ReportService(numbered(35));
+		const events: string[] = [];
+		let inFlight = 0;
+		let most = 0;
+		const context = service.context();
+		const answer = context.helpers.httpRequestWithAuthentication;
+		context.helpers.httpRequestWithAuthentication = async function (this: unknown, type: string, options: IHttpRequestOptions) {
+			events.push(`request ${String((options.qs as IDataObject).offset)}`);
+			most = Math.max(most, ++inFlight);
+			// The answer comes a turn of the event loop later, as over the network.
+			await new Promise((resolve) => setImmediate(resolve));
+			inFlight--;
+			return await answer.call(this as never, type, options);
+		} as typeof answer;
+		await readReportPages.call(context, {
+			reportId: 'r',
+			pageSize: 10,
+			detectChanges: true,
+			readAhead,
+			onPage: (page) => {
+				events.push(`page ${page.offset}${page.ahead === true ? ', next on its way' : ''}`);
+			},
+		});
+		return { events, most };
+	}
+
+	it('sends the request for the next page before a page is handed on, still one request at a time', async () => {
+		const ahead = await trace(true);
+		expect(ahead.events.slice(0, 5)).toEqual(['request 0', 'request 8', 'page 0, next on its way', 'request 16', 'page 10, next on its way']);
+		expect(ahead.most).toBe(1);
+		const plain = await trace(false);
+		expect(plain.events.slice(0, 4)).toEqual(['request 0', 'page 0', 'request 8', 'page 10']);
+		// The same requests either way: the last page (short) is confirmed as the end in two steps.
+		expect(ahead.events.filter((event) => event.startsWith('request'))).toEqual(plain.events.filter((event) => event.startsWith('request')));
 	});
 });
