@@ -54,17 +54,20 @@ class Head extends EdgeStep {
 		const top = this.position === 'top';
 		// Fewer rows than the window: that is the whole report.
 		if (head.length < this.windowRows) return edges(head.length, head, top ? head[head.length - 1] : head[0]);
-		return EndSearch.from(head.length - 1, this.windowRows, (count) =>
+		return EndSearch.from(head.length - 1, this.windowRows, (_, count) =>
 			top ? new Last(count, head) : new Tail(count, head, this.windowRows),
 		);
 	}
 }
 
+/** What follows a search for the report's end: row `lo` exists, row `hi` does not. */
+type EndFound = (lo: number, hi: number) => Step;
+
 /**
- * Exponential, then binary search for the report's end: row `lo` exists, row `hi` does not. Each
- * probe reads one row.
+ * Exponential, then binary search for the report's end: row `lo` exists, row `hi` does not, until
+ * they are at most `precision` rows apart (1: the end exactly). Each probe reads one row.
  */
-class EndSearch implements Step {
+export class EndSearch implements Step {
 	readonly range: ReadRange;
 	private seen = 0;
 
@@ -72,19 +75,20 @@ class EndSearch implements Step {
 		private readonly lo: number,
 		private readonly hi: number | undefined,
 		private readonly stride: number,
-		private readonly found: (count: number) => Step,
+		private readonly found: EndFound,
+		private readonly precision: number,
 	) {
 		const at = hi === undefined ? lo + stride : Math.floor((lo + hi) / 2);
 		this.range = { start: at, maxRows: 1 };
 	}
 
-	/** The next probe after `lo` (known to exist) and below `hi`; or the end, once they meet. */
-	static from(lo: number, stride: number, found: (count: number) => Step, hi?: number): Step | Finding {
-		if (hi !== undefined && hi - lo <= 1) return found(hi);
+	/** The next probe after `lo` (known to exist) and below `hi`; or what follows, once they are close enough. */
+	static from(lo: number, stride: number, found: EndFound, hi?: number, precision = 1): Step | Finding {
+		if (hi !== undefined && hi - lo <= Math.max(1, precision)) return found(lo, hi);
 		if (hi === undefined && lo + stride > PROBE_LIMIT) {
 			return { kind: 'readInFull', reason: 'the service sent rows at every offset the search for its end asked for' };
 		}
-		return new EndSearch(lo, hi, stride, found);
+		return new EndSearch(lo, hi, stride, found, precision);
 	}
 
 	take(rows: readonly ReportRow[]): 'stop' {
@@ -94,8 +98,8 @@ class EndSearch implements Step {
 
 	end(): Step | Finding {
 		const at = this.range.start;
-		if (this.seen > 0) return EndSearch.from(at, this.hi === undefined ? this.stride * 2 : this.stride, this.found, this.hi);
-		return EndSearch.from(this.lo, this.stride, this.found, at);
+		if (this.seen > 0) return EndSearch.from(at, this.hi === undefined ? this.stride * 2 : this.stride, this.found, this.hi, this.precision);
+		return EndSearch.from(this.lo, this.stride, this.found, at, this.precision);
 	}
 }
 

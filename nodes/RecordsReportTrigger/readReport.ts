@@ -7,12 +7,13 @@ import type { IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { readReportPages, ReportChangedError } from '../shared/report/paging';
-import type { ReportColumn } from '../shared/report/rows';
+import type { ReportColumn, ReportRow } from '../shared/report/rows';
 import { columnIndexes } from '../shared/report/settings';
 import { describeColumns } from '../shared/report/rows';
 import { ChangeDetector } from './changeDetector';
 import { ChangedDuringRead, type Decision, DetectorError } from './detection';
 import type { Lineage, Memory } from './memory';
+import { NewestRows } from './newestRows';
 import { Budget, OutOfTime, outOfTimeError } from './pollBudget';
 import type { PollSettings } from './pollSettings';
 
@@ -32,6 +33,8 @@ export interface Detected {
 	detector: ChangeDetector;
 	/** Whether the poll's time ran out and it decided on what it read (the next poll goes on). */
 	cutShort: boolean;
+	/** Asked for (a manual test run): the newest rows the read showed, if one of its ranges did. */
+	newest?: ReportRow[];
 }
 
 /** Who reads: the process that saves (pollGuard.ts) and the line a first run begins (memory.ts). */
@@ -72,6 +75,7 @@ async function runDetector(
 	budget: Budget,
 	lastAttempt: boolean,
 	tally: { rows: number; seen: string },
+	sample: NewestRows | undefined,
 ): Promise<Detected> {
 	const detector = new ChangeDetector(
 		{
@@ -91,6 +95,7 @@ async function runDetector(
 	let columns: ReportColumn[] = [];
 	for (let range = detector.next(); range !== undefined; range = detector.next()) {
 		let outOfTime = false;
+		sample?.begin(range);
 		const full = detector.reading === 'full';
 		const summary = await readReportPages.call(context, {
 			reportId: poll.reportId,
@@ -112,23 +117,34 @@ async function runDetector(
 				columns = page.columns;
 				tally.rows += page.rows.length;
 				tally.seen += seenPage(page.offset, page.rows);
+				sample?.take(page.rows);
 				const verdict = detector.take(page.columns, page.rows);
 				if (verdict === undefined && budget.exhausted) outOfTime = true;
 				return outOfTime ? 'stop' : verdict;
 			},
 		});
 		if (summary.columns.length > 0) columns = summary.columns;
+		sample?.end(summary.stopped || outOfTime);
 		if (outOfTime) {
-			if (detector.cutShort()) return { decision: detector.decide(), columns, detector, cutShort: true };
+			if (detector.cutShort()) return { decision: detector.decide(), columns, detector, cutShort: true, newest: sample?.rows };
 			throw new OutOfTime(detector.reading);
 		}
 		detector.endRange(columns);
 	}
-	return { decision: detector.decide(), columns, detector, cutShort: false };
+	return { decision: detector.decide(), columns, detector, cutShort: false, newest: sample?.rows };
 }
 
-/** Reads until the detector decides, again when the report changed under a read. */
-export async function detect(context: IPollFunctions, poll: PollSettings, memory: Memory | undefined, reader: Reader): Promise<Detected> {
+/**
+ * Reads until the detector decides, again when the report changed under a read. `newest`: also keep
+ * the newest rows the read shows (a manual test run, see newestRows.ts).
+ */
+export async function detect(
+	context: IPollFunctions,
+	poll: PollSettings,
+	memory: Memory | undefined,
+	reader: Reader,
+	newest = false,
+): Promise<Detected> {
 	const node = context.getNode();
 	const budget = new Budget(context);
 	const tally = { rows: 0, seen: '' };
@@ -136,7 +152,8 @@ export async function detect(context: IPollFunctions, poll: PollSettings, memory
 	for (let attempt = 1; ; attempt++) {
 		tally.seen = '';
 		try {
-			return await runDetector(context, poll, memory, reader, budget, attempt >= MAX_READS, tally);
+			const sample = newest ? new NewestRows(poll.position === 'top') : undefined;
+			return await runDetector(context, poll, memory, reader, budget, attempt >= MAX_READS, tally, sample);
 		} catch (error) {
 			// An ordered check fails for good only where the read before failed on the same rows; a read
 			// that saw other rows means a report still changing under the reads (rows added while they

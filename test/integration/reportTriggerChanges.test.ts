@@ -131,6 +131,56 @@ describe('Fetch Test Event', () => {
 	});
 });
 
+describe('Fetch Test Event reads only what it shows', () => {
+	const requests = () => sandbox.state.stats.requests.report?.total ?? 0;
+	const millionRows = async () => await control(sandbox, '/reports', { id: FEED, generate: 'bank', rows: 1_000_000, virtual: true });
+
+	it.each(['end', 'anywhere'])('%s, before the first poll: the last 10 rows of a 1,000,000-row report in under 30 requests, not a read of all of them', async (position) => {
+		await millionRows();
+		const manual = await poll({ newRowPosition: position }, undefined, { mode: 'manual' });
+		expect(ids(manual.items)).toEqual(bankTransactionIds(999_991, 10));
+		expect(requests()).toBeLessThan(30);
+	});
+
+	it('with Page Size 100: the last 10 rows of a 100,000-row report in under 30 requests, not 1,001', async () => {
+		await bankFeed(100_000);
+		const manual = await poll({ newRowPosition: 'end', options: { pageSize: 100 } }, undefined, { mode: 'manual' });
+		expect(ids(manual.items)).toEqual(bankTransactionIds(99_991, 10));
+		expect(requests()).toBeLessThan(30);
+	});
+
+	it('Appended at the End, with no new rows: the newest rows from the requests of a poll', async () => {
+		await millionRows();
+		const first = await poll({ newRowPosition: 'end' });
+		sandbox.state.stats.clear();
+		const manual = await poll({ newRowPosition: 'end' }, first.staticData, { mode: 'manual' });
+		expect(ids(manual.items)).toEqual(bankTransactionIds(999_991, 10));
+		expect(requests()).toBeLessThanOrEqual(3);
+	});
+
+	it('Anywhere, with no new rows: one read of the report, as a poll makes', async () => {
+		await bankFeed(30_000);
+		const first = await poll({});
+		sandbox.state.stats.clear();
+		await poll({}, first.staticData);
+		const pollRequests = requests();
+		sandbox.state.stats.clear();
+		const manual = await poll({}, first.staticData, { mode: 'manual' });
+		expect(ids(manual.items)).toEqual(bankTransactionIds(29_991, 10));
+		expect(requests()).toBe(pollRequests);
+	});
+
+	it('with new rows: what the trigger would emit, from the same read', async () => {
+		await bankFeed(30_000);
+		const first = await poll({ newRowPosition: 'end' });
+		await addRows(3);
+		sandbox.state.stats.clear();
+		const manual = await poll({ newRowPosition: 'end' }, first.staticData, { mode: 'manual' });
+		expect(ids(manual.items)).toEqual(bankTransactionIds(30_001, 3));
+		expect(requests()).toBeLessThanOrEqual(3);
+	});
+});
+
 describe('memory', () => {
 	// At the Top checks that the row remembered last is still last: a read that ends on a short answer,
 	// which the paging engine confirms as the end in two steps (nothing after it, then it still in place).
