@@ -47,7 +47,7 @@ export async function prepareTriggerPolls(task: PollTask): Promise<Prepared> {
 	});
 	const poll = async (staticData: IDataObject | undefined, options: INodeParameters = {}) => {
 		const before = await reportRequests(task);
-		const memory = watchMemory();
+		const memory = watchMemory(task.liveMemory === true);
 		const started = performance.now();
 		const result = await runPoll({ nodeType, parameters: parameters(options), credentials, staticData, liveStaticData: true });
 		const ms = performance.now() - started;

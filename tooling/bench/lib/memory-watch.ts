@@ -5,8 +5,13 @@
  * JavaScript heap in use plus the memory of typed arrays and Buffers (which live outside V8's heap),
  * and the resident memory, sampled every 5 ms while the operation runs and once after it. Before it,
  * the garbage of earlier work is collected (the measuring processes run with --expose-gc), so that
- * the baseline is what the process keeps. The peak counts garbage not yet collected: an upper bound
- * of what the operation keeps alive, as a memory limit would see it before V8 collects.
+ * the baseline is what the process keeps.
+ *
+ * As sampled, the peak counts garbage not yet collected, V8's young generation (a nursery of up to
+ * 16 MiB by default, refilled by any work) included: how much V8 lets the heap grow, not what the
+ * operation needs. `live` collects the garbage before each sample instead: what the operation keeps
+ * alive (much slower: use it in a run of its own, not one that is timed). Synchronous stretches of
+ * the operation are not sampled inside.
  */
 const MiB = 1024 * 1024;
 const SAMPLE_MS = 5;
@@ -24,7 +29,7 @@ const heapNow = () => {
 };
 
 /** Starts watching; the returned function stops and tells the peaks above the baseline. */
-export function watchMemory(): () => MemoryAbove {
+export function watchMemory(live = false): () => MemoryAbove {
 	const collect = (globalThis as { gc?: () => void }).gc;
 	if (collect === undefined) throw new Error('Memory is measured with --expose-gc: start the measuring process with it');
 	collect();
@@ -32,6 +37,7 @@ export function watchMemory(): () => MemoryAbove {
 	const base = heapNow();
 	const peak = { ...base };
 	const sample = () => {
+		if (live) collect();
 		const now = heapNow();
 		if (now.heap > peak.heap) peak.heap = now.heap;
 		if (now.rss > peak.rss) peak.rss = now.rss;

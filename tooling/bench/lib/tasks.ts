@@ -63,6 +63,8 @@ export interface PollTask {
 	firstPollPageSize?: number;
 	/** The first poll with the trigger's default options too (no Page Size or Parallel Requests of its own). */
 	firstPollDefaults?: boolean;
+	/** Measure the memory each poll keeps alive (garbage collected before every sample; times not usable). */
+	liveMemory?: boolean;
 }
 
 export type Task = ReadTask | ImportTask | PollTask;
