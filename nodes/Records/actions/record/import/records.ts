@@ -1,4 +1,7 @@
-/** Reading the records of the input items: record type, data mode, value preparation, per-item errors. */
+/**
+ * Reading the records of the input items: record type, data mode, per-item errors; every record
+ * checked before the first request, its values converted as its batch is sent.
+ */
 import type { IExecuteFunctions, INodeExecutionData, NodeParameterValueType } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -235,7 +238,8 @@ function addItemRecords(
 		records.push(new PendingRecord(itemIndex, recordTypeId, record, preparedStage(settings), settings));
 		return;
 	}
-	rawRecords.forEach((raw, recordIndex) => {
+	for (let recordIndex = 0; recordIndex < rawRecords.length; recordIndex++) {
+		const raw = rawRecords[recordIndex];
 		let asGiven: boolean;
 		try {
 			asGiven = checkRecord(raw, settings.values);
@@ -247,7 +251,7 @@ function addItemRecords(
 			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 		}
 		records.push(new PendingRecord(itemIndex, recordTypeId, raw, asGiven ? preparedStage(settings) : 'checked', settings));
-	});
+	}
 }
 
 /** The stage of a record that needs no conversion: sendable at once unless its text is brought to NFC. */
