@@ -23,6 +23,11 @@ function nodeExecutionTime(result: RunNodeResult, nodeName: string): number | un
 	return result.run.data.resultData.runData[nodeName]?.[0]?.executionTime;
 }
 
+/** When n8n-core started the node (ms since the epoch), as its run data records it. */
+function nodeStartTime(result: RunNodeResult, nodeName: string): number | undefined {
+	return result.run.data.resultData.runData[nodeName]?.[0]?.startTime;
+}
+
 function failIfErrored(result: RunNodeResult): void {
 	if (result.error) throw new Error(`The Records node failed: ${result.error.message} ${result.error.description ?? ''}`);
 }
@@ -87,7 +92,7 @@ export async function prepareNodeImport(
 	const input: INodeExecutionData[] = records.map((json) => ({ json: json as IDataObject }));
 	return {
 		async run() {
-			const { result, firstRequestMs } = await withFirstRequestTime(() =>
+			const { result, firstRequestAt } = await withFirstRequestTime(() =>
 				runNode({
 					nodeType,
 					parameters: importParameters(task, task.recordTypeId),
@@ -113,7 +118,8 @@ export async function prepareNodeImport(
 					errorItems: failedIndexes.length,
 					failedIndexes,
 					error: result.error?.message,
-					firstRequestMs,
+					// From the node's start, as its execution time is (the engine's set-up before it left out).
+					firstRequestMs: firstRequestAt === undefined ? undefined : firstRequestAt - (nodeStartTime(result, 'Records') ?? Number.NaN),
 				},
 			};
 		},

@@ -10,8 +10,14 @@ import { performance } from 'node:perf_hooks';
 
 const REQUEST_START = 'http.client.request.start';
 
-/** Runs the operation; `firstRequestMs` is the time from its start to its first request, if it made one. */
-export async function withFirstRequestTime<T>(operation: () => Promise<T>): Promise<{ result: T; firstRequestMs?: number }> {
+/**
+ * Runs the operation; `firstRequestMs` is the time from its start to its first request, and
+ * `firstRequestAt` when that was (ms since the epoch, as n8n's run data gives a node's start), if it
+ * made one.
+ */
+export async function withFirstRequestTime<T>(
+	operation: () => Promise<T>,
+): Promise<{ result: T; firstRequestMs?: number; firstRequestAt?: number }> {
 	const started = performance.now();
 	let first: number | undefined;
 	const onRequest = () => {
@@ -20,7 +26,8 @@ export async function withFirstRequestTime<T>(operation: () => Promise<T>): Prom
 	subscribe(REQUEST_START, onRequest);
 	try {
 		const result = await operation();
-		return { result, firstRequestMs: first === undefined ? undefined : first - started };
+		if (first === undefined) return { result };
+		return { result, firstRequestMs: first - started, firstRequestAt: performance.timeOrigin + first };
 	} finally {
 		unsubscribe(REQUEST_START, onRequest);
 	}

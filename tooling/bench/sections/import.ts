@@ -245,7 +245,7 @@ export const importRecords: Section<ImportData> = {
 				`Received-invoice records (22 Czech-named string fields, spec §2.2), each with a unique key, imported into an emptied record type. ` +
 					`Batch size 1 sends one request per record, so it runs on ${formatCount(data.configs[0]?.count ?? 0)} records only. ` +
 					`Medians of ${runs} runs. "Requests" and "all stored once" come from the sandbox's own statistics: every record stored exactly once, none twice. ` +
-					'"First request" is the time from the start of the operation to the first request it sends (Node.js\'s `http.client.request.start` event in the measuring process). ' +
+					'"First request" is the time from the start of the operation (for the node: of its execution, as n8n-core records it) to the first request it sends (Node.js\'s `http.client.request.start` event in the measuring process). ' +
 					'Peak RSS includes the input items, built before the measured operation ("before"). ' +
 					'The rows "new connection per request" are the raw client opening a new TCP connection for every request, as n8n\'s HTTP helper does (runs of 1,000 requests or more): the part of the node\'s time that comes from the helper, not from the node. ' +
 					'The row "typed values" imports the same records with amounts and the VAT rate as numbers, dates as Dates and empty fields as null, which the node converts (node only: the raw client sends records as they are). ' +
