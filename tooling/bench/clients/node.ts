@@ -135,6 +135,14 @@ export interface ConversionTimes {
 	cpuMs: number;
 }
 
+function conversionInput(task: ConvertTask): Array<Record<string, unknown>> {
+	if (task.values === 'typed') return typedInvoiceRecords(task.count, 'convert');
+	const records = invoiceRecords(task.count, 'convert');
+	// Objects that got their fields one at a time, as these, are kept by V8 as dictionaries past 19
+	// fields; objects parsed from JSON are not, and are quicker to walk.
+	return task.values === 'parsed' ? (JSON.parse(JSON.stringify(records)) as typeof records) : records;
+}
+
 /**
  * The Records node as n8n-core runs it, with Import's parameters, its execute replaced by Import's
  * own reading of the input (settings, then the check of every record, then the conversion of every
@@ -142,7 +150,7 @@ export interface ConversionTimes {
  */
 export function prepareNodeConversion(task: ConvertTask): { run(): Promise<Outcome> } {
 	const { readRecords, readSettings } = builtImportReading();
-	const records = task.values === 'typed' ? typedInvoiceRecords(task.count, 'convert') : invoiceRecords(task.count, 'convert');
+	const records = conversionInput(task);
 	const input: INodeExecutionData[] = records.map((json) => ({ json: json as IDataObject }));
 	let times: ConversionTimes | undefined;
 	const measuring = Object.create(builtRecordsNode()) as INodeType;

@@ -67,8 +67,11 @@ export interface ConvertTask {
 	kind: 'convert';
 	client: 'node';
 	count: number;
-	/** The import section's records (text only), or the same records with typed values. */
-	values: 'text' | 'typed';
+	/**
+	 * The import section's records (text only); the same records parsed from their JSON, as an HTTP
+	 * or webhook answer gives them; or the same records with typed values.
+	 */
+	values: 'text' | 'parsed' | 'typed';
 }
 
 export type Task = ReadTask | ImportTask | PollTask | ConvertTask;
