@@ -77,11 +77,13 @@ describe.each(n8n2)('the panels of the package in %s', (_title, runtime) => {
 		await page.waitForTimeout(1000);
 	};
 
-	/** The texts of the notices and callouts shown in the open panel. */
-	const notices = async () =>
-		(await page.locator('[data-test-id="ndv"] [class*="notice" i]:visible, [data-test-id="ndv"] [class*="callout" i]:visible').allInnerTexts())
+	/** The texts of the notices and callouts shown in the open panel (an element and the ones inside it, once). */
+	const notices = async () => {
+		const texts = (await page.locator('[data-test-id="ndv"] [class*="notice" i]:visible, [data-test-id="ndv"] [class*="callout" i]:visible').allInnerTexts())
 			.map((text) => text.trim())
 			.filter((text) => text !== '');
+		return [...new Set(texts)].filter((text, _index, all) => !all.some((other) => other !== text && other.includes(text)));
+	};
 
 	beforeAll(async () => {
 		sandbox = await startSandbox({ port: 0, quiet: true, bankRows: 50 });
