@@ -21,7 +21,7 @@ const RESPONSE_BODY_DESCRIPTION =
 
 export const triggerProperties: INodeProperties[] = [
 	{
-		displayName: `Paste the Production URL above into the Records service: as the url of a "call API" action in a workflow process (Basic tab), or as the address in its webhook settings. The URL accepts POST, GET, PUT, DELETE and HEAD. The service offers no way to set this up from n8n. It waits ${SERVICE_TIMEOUT_SECONDS} seconds for an answer by default (the action's timeout): with "When Last Node Finishes" or "Using a Respond Node", the workflow must answer within that time.`,
+		displayName: `Paste the Production URL above into the Records service: as the url of a workflow's "call API" action, or as its webhook address. The service waits ${SERVICE_TIMEOUT_SECONDS} seconds for an answer by default.`,
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',

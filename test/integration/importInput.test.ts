@@ -287,6 +287,17 @@ describe('bad input', () => {
 		expect(JSON.stringify(result.run.data.resultData)).not.toContain(credentials.token);
 	});
 
+	it('a bad value in the last of many batches: the first batch is not sent either', async () => {
+		const input = [
+			...Array.from({ length: 5 }, (_, index) => ({ 'Interní číslo': `FP-${index}`, Částka: 12.5, DUZP: new Date('2026-01-31T10:00:00Z') })),
+			{ 'Interní číslo': 'FP-BAD', Částka: 12.5, DUZP: '2026-02-30T10:00:00.000Z' },
+		];
+		const result = await importRecords({ recordTypeId: 'faktury-prijate', options: { batchSize: 2 } }, input);
+
+		expect(result.error?.message).toBe('Field "DUZP" "2026-02-30T10:00:00.000Z" is not a valid calendar date [item 5]');
+		expect(sandbox.state.stats.importLog).toHaveLength(0);
+	});
+
 	it('with "continue on fail": bad items become error items in place, the good ones are imported', async () => {
 		const result = await importRecords(
 			{ recordTypeId: 'faktury-prijate', options: { dateFields: 'DUZP' } },

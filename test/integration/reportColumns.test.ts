@@ -63,6 +63,20 @@ describe('column dropdowns', () => {
 	it('name a report that cannot be read', async () => {
 		await expect(columnsOf(new Records(), REPORTS.notShared)).rejects.toThrow('"not-shared" does not exist');
 	});
+
+	it('keep the columns already chosen in view, with the reason, when the report cannot be read', async () => {
+		const options = await runLoadOptions({
+			nodeType: new RecordsReportTrigger(),
+			method: 'getReportColumns',
+			parameters: { report: byId(REPORTS.notShared), rowIdentity: 'columns', keyColumns: ['c1', 'c3'] },
+			credentials: credentials(),
+		});
+		expect(options.map(({ name, value }) => [name, value])).toEqual([
+			['c1', 'c1'],
+			['c3', 'c3'],
+		]);
+		expect(options[0].description).toMatch(/^Not checked: the report's columns could not be read \(The report "not-shared" does not exist/);
+	});
 });
 
 describe('column lists picked from the dropdown', () => {

@@ -1,19 +1,31 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-restricted-globals -- tooling: runs in Node.js, not inside n8n
+	(Node.js's modules, `process`) */
 /**
  * The Records node (as built into dist/) run in-process by n8n-core's real execution engine
  * (tooling/harness/n8nCoreHarness.ts), with n8n's real HTTP helpers, against the sandbox. Parameter names are those of the operations'
  * descriptions (nodes/Records/actions/<resource>/<operation>.operation.ts).
  */
-import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { performance } from 'node:perf_hooks';
+
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameters, INodeType } from 'n8n-workflow';
 
 import { runNode, type RunNodeResult } from '../../harness/n8nCoreHarness';
-import { builtRecordsNode } from '../lib/built-package';
+import { builtImportReading, builtRecordsNode } from '../lib/built-package';
 import { checkRows } from '../lib/check';
-import type { ImportTask, ReadTask, TaskResult } from '../lib/tasks';
+import { IMPORT_RECORD_TYPE, invoiceRecords, typedInvoiceRecords } from '../lib/data';
+import { withFirstRequestTime } from '../lib/first-request';
+import type { ConvertTask, ImportTask, ReadTask, TaskResult } from '../lib/tasks';
 
 type Outcome = Omit<TaskResult, 'elapsedMs' | 'peakRssMiB' | 'rssBeforeMiB' | 'cpuMs'>;
 
 function nodeExecutionTime(result: RunNodeResult, nodeName: string): number | undefined {
 	return result.run.data.resultData.runData[nodeName]?.[0]?.executionTime;
+}
+
+/** When n8n-core started the node (ms since the epoch), as its run data records it. */
+function nodeStartTime(result: RunNodeResult, nodeName: string): number | undefined {
+	return result.run.data.resultData.runData[nodeName]?.[0]?.startTime;
 }
 
 function failIfErrored(result: RunNodeResult): void {
@@ -73,21 +85,23 @@ export async function prepareNodeRead(task: ReadTask): Promise<{ run(): Promise<
 
 export async function prepareNodeImport(
 	task: ImportTask,
-	records: Array<Record<string, string>>,
+	records: Array<Record<string, unknown>>,
 ): Promise<{ run(): Promise<Outcome> }> {
 	const nodeType = builtRecordsNode();
 	const credentials = { baseUrl: task.baseUrl, token: task.token, allowHttp: true };
-	const input: INodeExecutionData[] = records.map((json) => ({ json }));
+	const input: INodeExecutionData[] = records.map((json) => ({ json: json as IDataObject }));
 	return {
 		async run() {
-			const result = await runNode({
-				nodeType,
-				parameters: importParameters(task, task.recordTypeId),
-				credentials,
-				input,
-				shareInput: true,
-				continueOnFail: task.continueOnFail,
-			});
+			const { result, firstRequestAt } = await withFirstRequestTime(() =>
+				runNode({
+					nodeType,
+					parameters: importParameters(task, task.recordTypeId),
+					credentials,
+					input,
+					shareInput: true,
+					continueOnFail: task.continueOnFail,
+				}),
+			);
 			if (!task.continueOnFail) failIfErrored(result);
 			// Input items whose records the node reports as not imported (error items, paired to their input),
 			// and by the outcome their items give: refused, unknown, not sent.
@@ -111,8 +125,65 @@ export async function prepareNodeImport(
 					unknownIndexes: byOutcome.unknown,
 					notSentIndexes: byOutcome.notSent,
 					error: result.error?.message,
+					// From the node's start, as its execution time is (the engine's set-up before it left out).
+					firstRequestMs: firstRequestAt === undefined ? undefined : firstRequestAt - (nodeStartTime(result, 'Records') ?? Number.NaN),
 				},
 			};
+		},
+	};
+}
+
+/** What the Import's pass over its input took: checking every record, then converting every record. */
+export interface ConversionTimes {
+	records: number;
+	checkMs: number;
+	convertMs: number;
+	/** CPU time of the measuring process over both (all its threads), which a busy machine inflates less than the wall time. */
+	cpuMs: number;
+}
+
+function conversionInput(task: ConvertTask): Array<Record<string, unknown>> {
+	if (task.values === 'typed') return typedInvoiceRecords(task.count, 'convert');
+	const records = invoiceRecords(task.count, 'convert');
+	// Objects that got their fields one at a time, as these, are kept by V8 as dictionaries past 19
+	// fields; objects parsed from JSON are not, and are quicker to walk.
+	return task.values === 'parsed' ? (JSON.parse(JSON.stringify(records)) as typeof records) : records;
+}
+
+/**
+ * The Records node as n8n-core runs it, with Import's parameters, its execute replaced by Import's
+ * own reading of the input (settings, then the check of every record, then the conversion of every
+ * record, which the real run does batch by batch as it sends), timed inside the node.
+ */
+export function prepareNodeConversion(task: ConvertTask): { run(): Promise<Outcome> } {
+	const { readRecords, readSettings } = builtImportReading();
+	const records = conversionInput(task);
+	const input: INodeExecutionData[] = records.map((json) => ({ json: json as IDataObject }));
+	let times: ConversionTimes | undefined;
+	const measuring = Object.create(builtRecordsNode()) as INodeType;
+	measuring.execute = async function (this: IExecuteFunctions) {
+		const cpuBefore = process.cpuUsage();
+		const started = performance.now();
+		const { records: pending } = readRecords.call(this, this.getInputData(), readSettings.call(this), false);
+		const checked = performance.now();
+		let converted = 0;
+		for (const record of pending) if (record.record !== undefined) converted++;
+		const convertedAt = performance.now();
+		const cpu = process.cpuUsage(cpuBefore);
+		times = { records: converted, checkMs: checked - started, convertMs: convertedAt - checked, cpuMs: (cpu.user + cpu.system) / 1000 };
+		return [[]];
+	};
+	return {
+		async run() {
+			const result = await runNode({
+				nodeType: measuring,
+				parameters: importParameters({ batchSize: 1000, concurrency: 1 }, IMPORT_RECORD_TYPE),
+				input,
+				shareInput: true,
+			});
+			failIfErrored(result);
+			if (!times) throw new Error('The conversion was not timed');
+			return { count: times.records, details: { ...times } };
 		},
 	};
 }

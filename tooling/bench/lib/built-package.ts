@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import type { INodeType } from 'n8n-workflow';
 
 import type { Records } from '../../../index';
+import type * as ImportRecords from '../../../nodes/Records/actions/record/import/records';
+import type * as ImportSettings from '../../../nodes/Records/actions/record/import/settings';
 import { repoRoot } from '../../lib/paths';
 import { run } from '../../lib/proc';
 import { BENCH_BUILDS } from './sandbox';
@@ -51,4 +53,14 @@ export function builtReportTrigger(buildDir: string = BENCH_BUILD): INodeType {
 	const loaded = createRequire(__filename)(file) as { RecordsReportTrigger?: new () => INodeType };
 	if (typeof loaded.RecordsReportTrigger !== 'function') throw new Error(`${file} does not export the Records Report Trigger`);
 	return new loaded.RecordsReportTrigger();
+}
+
+/** Import's reading of its input (its settings, then its records), from the build the node is loaded from. */
+export function builtImportReading(): Pick<typeof ImportRecords, 'readRecords'> & Pick<typeof ImportSettings, 'readSettings'> {
+	const load = createRequire(__filename);
+	const dir = join(BENCH_BUILD, 'nodes', 'Records', 'actions', 'record', 'import');
+	return {
+		readRecords: (load(join(dir, 'records.js')) as typeof ImportRecords).readRecords,
+		readSettings: (load(join(dir, 'settings.js')) as typeof ImportSettings).readSettings,
+	};
 }

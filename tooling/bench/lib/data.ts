@@ -50,4 +50,27 @@ export function invoiceRecords(count: number, prefix: string): Array<Record<stri
 	return records;
 }
 
+function instant(day: number): Date {
+	return new Date(Date.UTC(2025, 0, 1, 9, 30) + day * 86_400_000);
+}
+
+/**
+ * The same records with the values a Code or Set node gives before an import: amounts and the VAT
+ * rate as numbers, dates as Dates, empty fields as null; the node converts every one of them.
+ */
+export function typedInvoiceRecords(count: number, prefix: string): Array<Record<string, unknown>> {
+	return invoiceRecords(count, prefix).map((text, i) => {
+		const record: Record<string, unknown> = {};
+		for (const field of INVOICE_FIELDS) record[field] = text[field] === '' ? null : text[field];
+		record['Kolik to stálo'] = 1000 + ((i * 7919) % 99_000) + (i % 100) / 100;
+		record['Sazba DPH'] = i % 5 === 0 ? 12 : 21;
+		record['Datum splatnosti'] = instant((i % 365) + 14);
+		record.DUZP = instant(i % 365);
+		record['Datum přijetí'] = instant((i % 365) + 2);
+		record['Datum vystavení'] = instant(i % 365);
+		record['Datum uhrazení'] = i % 3 === 2 ? instant((i % 365) + 10) : null;
+		return record;
+	});
+}
+
 export { INVOICE_FIELDS };

@@ -79,6 +79,7 @@ export function measure(task: Task, options: MeasureOptions): Promise<Measuremen
 
 export function describeTask(task: Task): string {
 	if (task.kind === 'poll') return `${task.mode} polls of ${task.reportId}`;
+	if (task.kind === 'convert') return `conversion of ${task.count} records (${task.values})`;
 	if (task.kind === 'read') {
 		return `${task.client} read of ${task.reportId} (page ${task.adaptivePages === true ? 'adaptive' : task.pageSize}, concurrency ${task.concurrency})`;
 	}

@@ -44,6 +44,8 @@ export interface ImportTask extends RawClientOptions {
 	retryUnknownOutcome?: boolean;
 	/** Node only: n8n's "On Error: Continue" setting, so failed batches become error items. */
 	continueOnFail?: boolean;
+	/** Node only: the records with typed values (numbers, Dates, null) that the node converts. */
+	values?: 'typed';
 }
 
 /** Polls of the Records Report Trigger: the two polls after the one that remembers the report. */
@@ -67,7 +69,23 @@ export interface PollTask {
 	liveMemory?: boolean;
 }
 
-export type Task = ReadTask | ImportTask | PollTask;
+/**
+ * Import's own work on its input, timed inside the node as n8n-core runs it: the check of every
+ * record before the first request, then the conversion of every record (which the node does batch
+ * by batch as it sends); no request is made.
+ */
+export interface ConvertTask {
+	kind: 'convert';
+	client: 'node';
+	count: number;
+	/**
+	 * The import section's records (text only); the same records parsed from their JSON, as an HTTP
+	 * or webhook answer gives them; or the same records with typed values.
+	 */
+	values: 'text' | 'parsed' | 'typed';
+}
+
+export type Task = ReadTask | ImportTask | PollTask | ConvertTask;
 
 export interface TaskResult {
 	/** Wall time of the measured operation alone (no process start, module loading or input building). */

@@ -68,6 +68,7 @@ async function startProfile(): Promise<((name: string) => Promise<void>) | undef
 
 function profileName(task: Task): string {
 	if (task.kind === 'poll') return `poll-${task.mode}-${Date.now()}`;
+	if (task.kind === 'convert') return `convert-${task.values}-n${task.count}-${Date.now()}`;
 	const shape = task.kind === 'read' ? `page${task.pageSize}` : `batch${task.batchSize}-n${task.count}`;
 	return `${task.kind}-${task.client}-${shape}-c${task.concurrency}-${Date.now()}`;
 }

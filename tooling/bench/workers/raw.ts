@@ -2,11 +2,12 @@
 import { importRaw, readReportRaw } from '../clients/raw';
 import { checkRows } from '../lib/check';
 import { invoiceRecords } from '../lib/data';
+import { withFirstRequestTime } from '../lib/first-request';
 import { serveMeasurements, type Prepared } from '../lib/worker-protocol';
 import type { Task } from '../lib/tasks';
 
 serveMeasurements(async (task: Task): Promise<Prepared> => {
-	if (task.kind === 'poll') throw new Error('Report Trigger polls are measured with the node only');
+	if (task.kind === 'poll' || task.kind === 'convert') throw new Error(`${task.kind} is measured with the node only`);
 	if (task.kind === 'read') {
 		return {
 			async run() {
@@ -18,8 +19,8 @@ serveMeasurements(async (task: Task): Promise<Prepared> => {
 	const records = invoiceRecords(task.count, task.keyPrefix);
 	return {
 		async run() {
-			const { requests, records: sent } = await importRaw({ ...task, records });
-			return { count: sent, details: { requests } };
+			const { result, firstRequestMs } = await withFirstRequestTime(() => importRaw({ ...task, records }));
+			return { count: result.records, details: { requests: result.requests, firstRequestMs } };
 		},
 	};
 });

@@ -15,7 +15,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Respond to Call',
 				value: 'respond',
-				description: "Answer the service's call that started the workflow (with a Records Trigger)",
+				description: 'Answer the call that started the workflow, from a Records Trigger set to respond "Using a Respond Node"',
 				action: 'Respond to a workflow call',
 			},
 		],

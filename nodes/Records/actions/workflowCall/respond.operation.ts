@@ -25,13 +25,6 @@ const DEFAULT_XML_ROOT = 'response';
 
 const properties: INodeProperties[] = [
 	{
-		displayName:
-			'Answers the call that started this execution. Put it after a Records Trigger whose Respond option is "Using a Respond Node". The service\'s call API action can map fields of the answer into the record (Response processing tab, mapping).',
-		name: 'respondNotice',
-		type: 'notice',
-		default: '',
-	},
-	{
 		displayName: 'Respond With',
 		name: 'respondWith',
 		type: 'options',

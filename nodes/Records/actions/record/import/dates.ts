@@ -4,13 +4,15 @@
  */
 import { IANAZone } from 'luxon';
 
-import { describeType, RecordValueError, truncate, type DateFormat, type ValuePreparationOptions } from './values';
+import {
+	describeType,
+	isJsDate,
+	RecordValueError,
+	truncate,
+	type DateFormat,
+	type ValuePreparationOptions,
+} from './preparation';
 import { czechDateParts, isCalendarDate, isLuxonDateTime } from '../../../../shared/czechFormats';
-
-/** Also true for Dates made in another JavaScript realm (e.g. n8n's Code node sandbox). */
-export function isJsDate(value: unknown): value is Date {
-	return Object.prototype.toString.call(value) === '[object Date]';
-}
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_DATE_TIME =
@@ -26,13 +28,23 @@ const LOCAL_DATE_SHAPE = /^(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4})(?:\s+(\d{1,2}):(\
  */
 const N8N_DATE_TEXT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(?:Z|[+-]\d{2}:\d{2})$/;
 
+/**
+ * Asked of every text value of an import, so the length is tested first: the form has 24
+ * characters with `Z`, 29 with an offset, and most text has neither length.
+ */
 export function isDateAsN8nText(text: string): boolean {
-	return N8N_DATE_TEXT.test(text);
+	return (text.length === 24 || text.length === 29) && N8N_DATE_TEXT.test(text);
 }
 
 /** Whether a string is an ISO 8601 date or date-time (the shapes JSON APIs and n8n produce). */
 export function looksLikeIsoDate(text: string): boolean {
+	// Both shapes have at least 10 characters and start with a digit.
+	if (text.length < 10 || !isDigit(text.charCodeAt(0))) return false;
 	return ISO_DATE.test(text) || ISO_DATE_TIME.test(text);
+}
+
+function isDigit(code: number): boolean {
+	return code >= 48 && code <= 57;
 }
 
 /** A calendar date and wall-clock time, as written in a date field. */
@@ -115,6 +127,9 @@ function offsetMillis(text: string): number {
 	return sign * (hours * 60 + minutes) * 60_000;
 }
 
+/** A date value as read: an instant (ms since the epoch), or a calendar date and time as written. */
+type DateReading = number | WallTime;
+
 /**
  * Converts a date value to the date format. Values that name an instant (a Luxon DateTime, a JS
  * Date, an ISO date-time with an offset) are shown as the date (and time) they are in
@@ -122,14 +137,24 @@ function offsetMillis(text: string): number {
  * date-time without an offset) are kept as written: the same day in every timezone.
  */
 export function formatDateValue(value: unknown, options: ValuePreparationOptions): string {
+	const date = readDateValue(value);
+	return typeof date === 'number' ? formatInstant(date, options) : formatWallTime(date, options.dateFormat);
+}
+
+/** Throws what formatDateValue throws for the value, without writing the date. */
+export function checkDateValue(value: unknown): void {
+	readDateValue(value);
+}
+
+function readDateValue(value: unknown): DateReading {
 	if (isLuxonDateTime(value)) {
 		if (!value.isValid) throw new RecordValueError('is an invalid date-time', 'Check the expression that produces it.');
-		return formatInstant(value.toMillis(), options);
+		return value.toMillis();
 	}
 	if (isJsDate(value)) {
 		const millis = value.getTime();
 		if (Number.isNaN(millis)) throw new RecordValueError('is an invalid date', 'Check the expression that produces it.');
-		return formatInstant(millis, options);
+		return millis;
 	}
 	if (typeof value !== 'string') {
 		throw new RecordValueError(
@@ -142,7 +167,7 @@ export function formatDateValue(value: unknown, options: ValuePreparationOptions
 	if (isoDate) {
 		const time = wallTime(Number(isoDate[1]), Number(isoDate[2]), Number(isoDate[3]));
 		if (!time) throw invalidDateText(value);
-		return formatWallTime(time, options.dateFormat);
+		return time;
 	}
 	const isoDateTime = ISO_DATE_TIME.exec(text);
 	if (isoDateTime) {
@@ -151,15 +176,14 @@ export function formatDateValue(value: unknown, options: ValuePreparationOptions
 		if (!time || (offset !== undefined && offset !== 'Z' && Math.abs(offsetMillis(offset)) >= 24 * 3_600_000)) {
 			throw invalidDateText(value);
 		}
-		if (offset === undefined) return formatWallTime(time, options.dateFormat);
+		if (offset === undefined) return time;
 		const asUtc = Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, Number(second ?? 0));
-		return formatInstant(asUtc - offsetMillis(offset), options);
+		return asUtc - offsetMillis(offset);
 	}
 	if (LOCAL_DATE_SHAPE.test(text)) {
 		const parts = czechDateParts(text);
 		if (!parts) throw invalidDateText(value);
-		const time = { ...parts, hour: parts.hour ?? 0, minute: parts.minute ?? 0 };
-		return formatWallTime(time, options.dateFormat);
+		return { ...parts, hour: parts.hour ?? 0, minute: parts.minute ?? 0 };
 	}
 	throw new RecordValueError(
 		`must be a date, but "${truncate(value)}" is not one`,

@@ -1,6 +1,7 @@
 /**
- * Import (§4.1): reads and checks every input item first, then sends the records in batches
- * (description, settings, records, sending, failures and output live beside this file).
+ * Import (§4.1): reads and checks every input item first, then sends the records in batches,
+ * converting each batch's values as it is sent (description, settings, records, sending, failures
+ * and output live beside this file).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
@@ -25,13 +26,13 @@ export async function execute(
 	if (results.failures.length > 0 && !continueOnFail) throw stoppingError.call(this, results);
 
 	return slots.map((slot): INodeExecutionData => {
-		if ('error' in slot) {
+		if (typeof slot !== 'number') {
 			const json: IDataObject = { error: slot.error.message };
 			if (slot.error.description) json.description = slot.error.description;
 			return { json, pairedItem: { item: slot.itemIndex } };
 		}
-		const record = records[slot.position];
-		const json = results.outputs[slot.position] ?? failureOutput(record, results.failedAt[slot.position]);
+		const record = records[slot];
+		const json = results.outputs[slot] ?? failureOutput(record, results.failedAt[slot]);
 		return { json, pairedItem: { item: record.itemIndex } };
 	});
 }

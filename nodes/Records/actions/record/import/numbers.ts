@@ -8,7 +8,7 @@ import {
 	type PreparedValue,
 	type ThousandsSeparator,
 	type ValuePreparationOptions,
-} from './values';
+} from './preparation';
 import { parseCzechNumber } from '../../../../shared/czechFormats';
 
 interface DecimalParts {
@@ -91,8 +91,8 @@ function joinParts(parts: DecimalParts, decimalSeparator: string, thousands: Tho
 /** Largest integer a JSON number carries exactly; beyond it, digits were already lost. */
 const MAX_EXACT = Number.MAX_SAFE_INTEGER;
 
-/** Formats a finite number in the chosen local format. */
-export function formatNumber(value: number, options: ValuePreparationOptions): PreparedValue {
+/** Throws what formatNumber throws for the value, without writing it. */
+export function checkNumber(value: number): void {
 	if (!Number.isFinite(value)) {
 		throw new RecordValueError(`is ${String(value)}, which is not a number the service can store`, 'Replace it with a real number or leave the field empty.');
 	}
@@ -102,26 +102,35 @@ export function formatNumber(value: number, options: ValuePreparationOptions): P
 			'Send long numbers such as account or document numbers as text, e.g. "12345678901234567890".',
 		);
 	}
+}
+
+/** Formats a finite number in the chosen local format. */
+export function formatNumber(value: number, options: ValuePreparationOptions): PreparedValue {
+	checkNumber(value);
 	let parts = decimalParts(value);
 	if (options.decimalPlaces !== undefined) parts = roundParts(parts, options.decimalPlaces);
 	if (options.numberFormat === 'number') return Number(joinParts(parts, '.', 'none'));
 	return joinParts(parts, options.numberFormat === 'decimalComma' ? ',' : '.', options.thousandsSeparator);
 }
 
+/** Throws what formatBigInt throws for the value, without writing it. */
+export function checkBigInt(value: bigint, options: ValuePreparationOptions): void {
+	if (options.numberFormat !== 'number') return;
+	if ((value < BigInt(0) ? -value : value).toString().length > 15) {
+		throw new RecordValueError(
+			`is the integer ${value.toString()}, which a JSON number cannot carry exactly`,
+			'Choose a text "Number Format" (decimal comma or point).',
+		);
+	}
+}
+
 export function formatBigInt(value: bigint, options: ValuePreparationOptions): PreparedValue {
+	checkBigInt(value, options);
 	const negative = value < BigInt(0);
 	const integer = (negative ? -value : value).toString();
 	let parts: DecimalParts = { negative, integer, fraction: '' };
 	if (options.decimalPlaces !== undefined) parts = roundParts(parts, options.decimalPlaces);
-	if (options.numberFormat === 'number') {
-		if (integer.length > 15) {
-			throw new RecordValueError(
-				`is the integer ${value.toString()}, which a JSON number cannot carry exactly`,
-				'Choose a text "Number Format" (decimal comma or point).',
-			);
-		}
-		return Number(joinParts(parts, '.', 'none'));
-	}
+	if (options.numberFormat === 'number') return Number(joinParts(parts, '.', 'none'));
 	return joinParts(parts, options.numberFormat === 'decimalComma' ? ',' : '.', options.thousandsSeparator);
 }
 

@@ -1,10 +1,13 @@
-/** Reading the records of the input items: record type, data mode, value preparation, per-item errors. */
+/**
+ * Reading the records of the input items: record type, data mode, per-item errors; every record
+ * checked before the first request, its values converted as its batch is sent.
+ */
 import type { IExecuteFunctions, INodeExecutionData, NodeParameterValueType } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
+	checkRecord,
 	isRecordObject,
-	normalizeRecordText,
 	parseFieldList,
 	type PreparedRecord,
 	prepareFields,
@@ -13,47 +16,71 @@ import {
 	recordsJsonInNfc,
 	selectFields,
 } from './values';
+import { normalizeRecordText } from './normalForm';
 import type { DataMode, ImportSettings } from './settings';
 import { itemParameterReader } from '../../../../shared/parameters/itemParameter';
 import { jsonParameter } from '../../../../shared/parameters/kit';
 
+/** How far a pending record is on its way to being sent. */
+type Stage = 'checked' | 'prepared' | 'sendable';
 
-/** A checked record and the input item it came from. */
-export interface PendingRecord {
-	itemIndex: number;
-	recordTypeId: string;
-	record: PreparedRecord;
-	/**
-	 * Whether the record's text is in NFC yet. That cannot fail, so readRecords leaves it out of the
-	 * checks made before the first request: it is done as the batch's body is made (sendableJson), while
-	 * the batch before it is on the wire, or for the output item of a record never sent (sendableRecord).
-	 */
-	textNormalized: boolean;
+/**
+ * A checked record and the input item it came from. Every record is checked before the first
+ * request; its values are converted (prepareRecord) only when its batch's body is made, while the
+ * batch before it is on the wire, or when it is first read otherwise (a failure's message, the
+ * output item of a record never sent).
+ */
+export class PendingRecord {
+	constructor(
+		readonly itemIndex: number,
+		readonly recordTypeId: string,
+		/** The record as the input gave it until it is prepared, then as prepared. */
+		private current: unknown,
+		private stage: Stage,
+		private readonly settings: ImportSettings,
+	) {}
+
+	/** The record as prepared for sending (before its text is brought to NFC). */
+	get record(): PreparedRecord {
+		if (this.stage === 'checked') {
+			this.current = prepareRecord(this.current, this.settings.values);
+			this.stage = this.settings.normalizeTextValues ? 'prepared' : 'sendable';
+		}
+		return this.current as PreparedRecord;
+	}
+
+	/** Whether the record is as it is sent: prepared, and its text in NFC (or NFC is off). */
+	get sendable(): boolean {
+		return this.stage === 'sendable';
+	}
+
+	/** Takes the record as it is sent: the prepared record, its text brought to NFC. */
+	setSendable(record: PreparedRecord): void {
+		this.current = record;
+		this.stage = 'sendable';
+	}
 }
 
 /** The record as it is sent and output. */
 export function sendableRecord(pending: PendingRecord): PreparedRecord {
-	if (!pending.textNormalized) {
-		pending.record = normalizeRecordText(pending.record);
-		pending.textNormalized = true;
-	}
+	if (!pending.sendable) pending.setSendable(normalizeRecordText(pending.record));
 	return pending.record;
 }
 
 /** The JSON array of records as they are sent. */
 export function sendableJson(pending: PendingRecord[]): string {
 	const prepared = pending.map((record) => record.record);
-	if (pending.every((record) => record.textNormalized)) return JSON.stringify(prepared);
+	if (pending.every((record) => record.sendable)) return JSON.stringify(prepared);
 	const { json, records } = recordsJsonInNfc(prepared);
-	pending.forEach((record, index) => {
-		record.record = records[index];
-		record.textNormalized = true;
-	});
+	pending.forEach((record, index) => record.setSendable(records[index]));
 	return json;
 }
 
-/** One output item to be: a record's outcome, or the error of an item that could not be read. */
-export type OutputSlot = { position: number } | { itemIndex: number; error: NodeOperationError };
+/**
+ * One output item to be: a record's outcome (the record's position in the list of records), or the
+ * error of an item that could not be read.
+ */
+export type OutputSlot = number | { itemIndex: number; error: NodeOperationError };
 
 export const IMPORT_PATH = '/api/3p/import/';
 
@@ -180,12 +207,15 @@ export function rawRecordsOf(
 	);
 }
 
-export function prepareItemRecords(
+/** Checks the records of one input item and adds them to `records`; throws when one is refused. */
+function addItemRecords(
 	this: IExecuteFunctions,
 	rawRecords: unknown[],
 	itemIndex: number,
+	recordTypeId: string,
 	settings: ImportSettings,
-): PreparedRecord[] {
+	records: PendingRecord[],
+): void {
 	if (settings.dataMode === 'defineBelow') {
 		const pairs = rawRecords[0] as Array<{ name?: unknown; value?: unknown }>;
 		if (pairs.length === 0) {
@@ -194,21 +224,25 @@ export function prepareItemRecords(
 				description: 'Add at least one field under "Fields", with its name as the record type has it.',
 			});
 		}
+		let record: PreparedRecord;
 		try {
-			return [
-				prepareFields(
-					pairs.map((pair) => [typeof pair.name === 'string' ? pair.name : String(pair.name ?? ''), pair.value] as const),
-					settings.values,
-				),
-			];
+			// Prepared at once: the pairs are read from the item's parameters, one record per item.
+			record = prepareFields(
+				pairs.map((pair) => [typeof pair.name === 'string' ? pair.name : String(pair.name ?? ''), pair.value] as const),
+				settings.values,
+			);
 		} catch (error) {
 			if (error instanceof RecordValueError) throw itemError.call(this, itemIndex, error);
 			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 		}
+		records.push(new PendingRecord(itemIndex, recordTypeId, record, preparedStage(settings), settings));
+		return;
 	}
-	return rawRecords.map((raw, recordIndex) => {
+	for (let recordIndex = 0; recordIndex < rawRecords.length; recordIndex++) {
+		const raw = rawRecords[recordIndex];
+		let asGiven: boolean;
 		try {
-			return prepareRecord(raw, settings.values);
+			asGiven = checkRecord(raw, settings.values);
 		} catch (error) {
 			if (error instanceof RecordValueError) {
 				const where = settings.dataMode === 'json' && rawRecords.length > 1 ? `, record ${recordIndex} of its JSON` : '';
@@ -216,13 +250,19 @@ export function prepareItemRecords(
 			}
 			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 		}
-	});
+		records.push(new PendingRecord(itemIndex, recordTypeId, raw, asGiven ? preparedStage(settings) : 'checked', settings));
+	}
 }
 
+/** The stage of a record that needs no conversion: sendable at once unless its text is brought to NFC. */
+function preparedStage(settings: ImportSettings): Stage {
+	return settings.normalizeTextValues ? 'prepared' : 'sendable';
+}
 
 /**
  * Reads and checks every item before the first request, so bad input stops the run (or, with
- * "continue on fail", fails only its own item) before anything is imported.
+ * "continue on fail", fails only its own item) before anything is imported. The records' values
+ * are converted later, batch by batch (PendingRecord).
  */
 export function readRecords(
 	this: IExecuteFunctions,
@@ -233,18 +273,19 @@ export function readRecords(
 	const once = settings.dataMode === 'json' && this.getNodeParameter('jsonEvaluation', 0, 'eachItem') === 'once';
 	const records: PendingRecord[] = [];
 	const slots: OutputSlot[] = [];
-	const sourceItems = once ? [0] : items.map((_item, index) => index);
 	const parameters = itemParameters.call(this);
-	const textNormalized = !settings.normalizeTextValues;
-	for (const itemIndex of sourceItems) {
+	// The record type of the item before: most items name the same one.
+	let recordType: { raw: unknown; id: string } | undefined;
+	for (let itemIndex = 0; itemIndex < (once ? 1 : items.length); itemIndex++) {
+		const first = records.length;
 		try {
-			const recordTypeId = readRecordTypeId.call(this, parameters.recordTypeId(itemIndex), itemIndex);
-			const raw = rawRecordsOf.call(this, items[itemIndex], itemIndex, settings.dataMode, parameters);
-			for (const record of prepareItemRecords.call(this, raw, itemIndex, settings)) {
-				slots.push({ position: records.length });
-				records.push({ itemIndex, recordTypeId, record, textNormalized });
-			}
+			const raw = parameters.recordTypeId(itemIndex);
+			if (recordType === undefined || recordType.raw !== raw) recordType = { raw, id: readRecordTypeId.call(this, raw, itemIndex) };
+			const rawRecords = rawRecordsOf.call(this, items[itemIndex], itemIndex, settings.dataMode, parameters);
+			addItemRecords.call(this, rawRecords, itemIndex, recordType.id, settings, records);
+			for (let position = first; position < records.length; position++) slots.push(position);
 		} catch (error) {
+			records.length = first;
 			const nodeError =
 				error instanceof NodeOperationError
 					? error

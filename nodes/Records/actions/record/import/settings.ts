@@ -1,4 +1,5 @@
 /** The Import operation's node-level settings, read and checked once per run. */
+import { IANAZone } from 'luxon';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import {
@@ -6,13 +7,12 @@ import {
 	DATE_FORMATS,
 	DEFAULT_VALUE_PREPARATION,
 	EMPTY_VALUE_HANDLING,
-	isValidTimezone,
 	NUMBER_FORMATS,
 	OBJECT_VALUE_HANDLING,
-	parseFieldList,
 	THOUSANDS_SEPARATORS,
 	type ValuePreparationOptions,
-} from './values';
+} from './preparation';
+import { parseFieldList } from './normalForm';
 import { DEFAULT_BATCH_SIZE } from './description';
 import {
 	DEFAULT_RETRY_ATTEMPTS,
@@ -48,7 +48,7 @@ export function readSettings(this: IExecuteFunctions): ImportSettings {
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const defaults = DEFAULT_VALUE_PREPARATION;
 	const timezone = String(options.timezone ?? '').trim() || this.getTimezone();
-	if (!isValidTimezone(timezone)) {
+	if (!IANAZone.isValidZone(timezone)) {
 		throw settingError(
 			this,
 			`"${timezone}" is not a known timezone`,

@@ -1,8 +1,11 @@
-/* eslint-disable @n8n/community-nodes/require-node-api-error -- a test: its errors are not a
-	node's */
+/* eslint-disable @n8n/community-nodes/require-node-api-error,
+	@n8n/community-nodes/no-restricted-globals -- a test: its errors are not a node's, and it runs
+	in Node.js, not inside n8n (`process`) */
+import fc from 'fast-check';
 import { DateTime } from 'luxon';
 
 import {
+	checkRecord,
 	DEFAULT_VALUE_PREPARATION,
 	formatDateValue,
 	formatNumber,
@@ -549,5 +552,120 @@ describe('a whole received-invoice record', () => {
 			'Specifický symbol': '',
 		});
 		for (const key of Object.keys(record)) expect(key).toBe(key.normalize('NFC'));
+	});
+});
+
+describe('checking a record before sending it, and converting it later', () => {
+	it('refuses a record whose only value is undefined when "Null Values" omits it, as it refuses null', () => {
+		const omit = options({ emptyValues: 'omit' });
+		expect(refusal(() => prepareRecord({ Popis: undefined }, omit)).message).toContain('no fields left to send');
+		expect(refusal(() => checkRecord({ Popis: undefined }, omit)).message).toContain('no fields left to send');
+		expect(prepareRecord({ Název: 'a', Popis: undefined }, omit)).toEqual({ Název: 'a' });
+	});
+
+	it('says a record is sent as given only when nothing in it changes', () => {
+		const clean = { Název: 'Úkol', Stav: 'Nová' };
+		expect(checkRecord(clean, options())).toBe(true);
+		expect(prepareRecord(clean, options())).toBe(clean);
+		expect(checkRecord({ Název: 'Úkol', Částka: 12.5 }, options())).toBe(false);
+		expect(checkRecord({ [NFD('Název')]: 'Úkol' }, options())).toBe(false);
+		expect(checkRecord({ Název: '2026-03-05T10:00:00.000+01:00' }, options())).toBe(false);
+	});
+
+	/*
+	 * Model: the check made before the first request and the conversion made as each batch is sent
+	 * must agree on every record: the same refusal (message, hint, field), and a record the check
+	 * calls unchanged is sent as it is. Oracle for both: prepareFields, the plain walk over the
+	 * record's fields as name/value pairs. Records come in runs that share one set of options, as in
+	 * an import, so that what is worked out once per run of records is exercised too.
+	 */
+	const NAMES = ['Název', NFD('Název'), 'Název ', ' ', '', 'DUZP', 'Částka', 'Stav', '7'];
+	const text = fc.oneof(
+		fc.constantFrom(
+			'Úkol',
+			'',
+			'  ',
+			'2026-03-05T10:00:00.000+01:00',
+			'2026-02-30T10:00:00.000Z',
+			'2026-01-31',
+			' 2026-01-31 ',
+			'2026-13-01',
+			'31.1.2026',
+			'31.2.2026',
+			'1 234,5',
+			'1,234',
+			'12345678901234567890',
+			'12 Kč',
+			NFD('Žluťoučký'),
+		),
+		fc.string({ maxLength: 30 }),
+	);
+	const circular: Record<string, unknown> = { a: 1 };
+	circular.self = circular;
+	const value = fc.oneof(
+		text,
+		fc.constantFrom(0, -0, 0.1, 1234.5, Number.NaN, Infinity, 1e21, 2 ** 53 + 2),
+		fc.double(),
+		fc.constantFrom(BigInt(5), BigInt('12345678901234567890')),
+		fc.boolean(),
+		fc.constantFrom(null, undefined),
+		fc.constantFrom(new Date('2026-03-31T22:30:00Z'), new Date('nonsense')),
+		fc.constantFrom(DateTime.fromISO('2026-01-15T23:30:00Z'), DateTime.fromISO('nonsense')),
+		fc.constantFrom({ name: 'ČEZ' }, ['a', 1], circular, { big: BigInt(1) }, () => 1, Symbol('s')),
+	);
+	const record = fc.oneof(
+		{ weight: 9, arbitrary: fc.dictionary(fc.constantFrom(...NAMES), value, { maxKeys: 5 }) },
+		{ weight: 1, arbitrary: fc.constantFrom<unknown>(null, 'Název', ['a'], new Date(0), Object.assign(Object.create({ inherited: 1 }) as object, { Název: 'a' })) },
+	);
+	const someNames = fc.subarray(['DUZP', 'Částka', 'Název', 'Stav']);
+	const preparation = fc.record({
+		dateFields: someNames,
+		numberFields: someNames,
+		convertIsoDateStrings: fc.boolean(),
+		numberFormat: fc.constantFrom('decimalComma' as const, 'decimalPoint' as const, 'number' as const),
+		decimalPlaces: fc.constantFrom(undefined, 0, 2),
+		emptyValues: fc.constantFrom('emptyString' as const, 'omit' as const),
+		objectValues: fc.constantFrom('error' as const, 'json' as const),
+		normalizeFieldNames: fc.boolean(),
+	});
+	// A result as it is sent: its JSON text (-0 and 0 are the same there).
+	type Outcome = { refused: Pick<RecordValueError, 'message' | 'hint' | 'field'> } | { result: unknown; sent: string };
+	const outcome = (run: () => unknown): Outcome => {
+		try {
+			const result = run();
+			return { result, sent: JSON.stringify(result) };
+		} catch (error) {
+			if (!(error instanceof RecordValueError)) throw error;
+			return { refused: { message: error.message, hint: error.hint, field: error.field } };
+		}
+	};
+	const asPairs = (input: unknown) =>
+		typeof input === 'object' && input !== null && !Array.isArray(input) && !(input instanceof Date)
+			? (Object.keys(input) as string[]).map((key) => [key, (input as Record<string, unknown>)[key]] as const)
+			: undefined;
+
+	it('agree on every record, with each other and with the plain walk over its fields', () => {
+		fc.assert(
+			fc.property(preparation, fc.array(record, { minLength: 1, maxLength: 6 }), (chosen, records) => {
+				const settings = options({
+					...chosen,
+					dateFields: new Set(chosen.dateFields),
+					numberFields: new Set(chosen.numberFields.filter((name) => !chosen.dateFields.includes(name))),
+				});
+				const checks = records.map((input) => outcome(() => checkRecord(input, settings)));
+				records.forEach((input, index) => {
+					const check = checks[index];
+					const prepared = outcome(() => prepareRecord(input, settings));
+					expect('refused' in check ? check.refused : undefined).toEqual('refused' in prepared ? prepared.refused : undefined);
+					if ('result' in check && check.result === true && 'result' in prepared) expect(prepared.result).toBe(input);
+					const pairs = asPairs(input);
+					if (pairs !== undefined && Object.getPrototypeOf(input) === Object.prototype) {
+						const walked = outcome(() => prepareFields(pairs, settings));
+						expect('sent' in prepared ? prepared.sent : prepared).toEqual('sent' in walked ? walked.sent : walked);
+					}
+				});
+			}),
+			{ numRuns: Number(process.env.FC_NUM_RUNS ?? 2_000), seed: Number(process.env.FC_SEED ?? 36) },
+		);
 	});
 });
