@@ -15,6 +15,13 @@ type Mode = PollTask['mode'];
 
 /** The three values of New Rows Appear, and the trigger before they existed (every poll a full read). */
 const MODES: Mode[] = ['before', 'anywhere', 'end', 'top'];
+/**
+ * Requests of an ordered poll that finds no new rows (docs/report-trigger-contract.md): At the End
+ * reads from its 64 rows on and checks the end in two steps (no row after, then the last rows still
+ * in place); At the Top reads the end first, then its 64 rows. The exact end check costs the request
+ * that makes a read never end early on a report that changes meanwhile.
+ */
+const QUIET_REQUESTS = { end: 3, top: 4 } as const;
 
 function label(mode: Mode): string {
 	if (mode === 'before') return `Before ordered polls (${BASELINE_COMMIT.slice(0, 7)}): full read`;
@@ -149,9 +156,9 @@ function renderScale(runs: ScaleRun[], addedRows: number): { lines: string[]; ta
 			const requests = Number(details?.quietRequests);
 			const bytes = Math.max(Number(details?.quietStaticBytes), Number(details?.addedStaticBytes));
 			targets.push({
-				target: `Report Trigger, ${scaleLabel(run.mode)}, ${formatCount(run.rows)} rows: a poll with no new rows ≤ 3 requests, static data < 64 KB`,
+				target: `Report Trigger, ${scaleLabel(run.mode)}, ${formatCount(run.rows)} rows: a poll with no new rows ≤ ${QUIET_REQUESTS[run.mode]} requests, static data < 64 KB`,
 				measured: run.measurement ? `${formatCount(requests)} requests, static data ${formatBytes(bytes)}` : `failed: ${run.error ?? ''}`,
-				met: run.measurement !== undefined && requests <= 3 && bytes < 64 * 1024,
+				met: run.measurement !== undefined && requests <= QUIET_REQUESTS[run.mode] && bytes < 64 * 1024,
 			});
 		}
 	}
@@ -266,9 +273,9 @@ export const reportPoll: Section<PollData> = {
 				const summary = summaries.get(label(mode));
 				if (!summary) continue;
 				targets.push({
-					target: `Report Trigger, ${label(mode)}, ${formatCount(data.rows)} rows at ${latencyMs} ms: a poll with no new rows ≤ 3 requests, with ${data.addedRows} new rows ≤ 4`,
+					target: `Report Trigger, ${label(mode)}, ${formatCount(data.rows)} rows at ${latencyMs} ms: a poll with no new rows ≤ ${QUIET_REQUESTS[mode]} requests, with ${data.addedRows} new rows ≤ 4`,
 					measured: `${summary.quietRequests} and ${summary.addedRequests} requests (${formatMs(summary.quietMs)} and ${formatMs(summary.addedMs)})`,
-					met: summary.quietRequests <= 3 && summary.addedRequests <= 4,
+					met: summary.quietRequests <= QUIET_REQUESTS[mode] && summary.addedRequests <= 4,
 				});
 			}
 			const anywhere = summaries.get(label('anywhere'));
