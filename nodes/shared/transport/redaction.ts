@@ -52,7 +52,16 @@ function redactPieces(run: string, forms: readonly string[]): string {
  * one (8 characters or more) that the service cut off itself, e.g. `Bearer rk_5f0c9a7e…`.
  */
 export function redact(text: string, secrets: readonly string[]): string {
+	return redactForms(text, secretForms(secrets));
+}
+
+/** `redact` for many texts with the same secrets: their forms are worked out once, not per text. */
+export function redactor(secrets: readonly string[]): (text: string) => string {
 	const forms = secretForms(secrets);
+	return (text) => redactForms(text, forms);
+}
+
+function redactForms(text: string, forms: readonly string[]): string {
 	if (forms.length === 0) return text;
 	let redacted = text;
 	for (const form of forms) redacted = redacted.split(form).join('***');
@@ -67,11 +76,12 @@ export function excerpt(text: string, secrets: readonly string[], maxLength: num
 /** A parsed JSON value with every text in it (keys too) redacted, e.g. an answer put into an item. */
 export function redactValue(value: unknown, secrets: readonly string[]): unknown {
 	if (secretForms(secrets).length === 0) return value;
+	const clean = redactor(secrets);
 	const walk = (part: unknown): unknown => {
-		if (typeof part === 'string') return redact(part, secrets);
+		if (typeof part === 'string') return clean(part);
 		if (Array.isArray(part)) return part.map(walk);
 		if (typeof part === 'object' && part !== null) {
-			return Object.fromEntries(Object.entries(part).map(([key, member]) => [redact(key, secrets), walk(member)]));
+			return Object.fromEntries(Object.entries(part).map(([key, member]) => [clean(key), walk(member)]));
 		}
 		return part;
 	};

@@ -8,7 +8,7 @@
  */
 import { readOutcomes, type AnswerReading } from './outcomes';
 import type { BatchRecord } from './recordNumbers';
-import { excerpt, redact } from '../../../../shared/transport/redaction';
+import { excerpt, redactor } from '../../../../shared/transport/redaction';
 
 /** Characters of a foreign answer shown in the error. */
 export const EXCERPT_LENGTH = 160;
@@ -73,6 +73,6 @@ export function readImportAnswer(answer: AnswerToRead, records: readonly BatchRe
 			excerpt: excerpt(String(answer.body), secrets, EXCERPT_LENGTH),
 		};
 	}
-	const reading = readOutcomes(content.json, records, (text) => redact(text, secrets));
+	const reading = readOutcomes(content.json, records, redactor(secrets));
 	return { kind: 'service', ...(answer.afterUnknownOutcome === true ? afterEarlierAttempt(reading) : reading) };
 }

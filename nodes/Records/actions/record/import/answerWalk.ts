@@ -65,13 +65,22 @@ interface EntryReading {
 	positive: boolean;
 }
 
+/** Keys repeat in every entry of an answer: each is stemmed once. */
+const stems = new Map<string, string>();
+
 /** A key without case, punctuation or the words that only say "how many". */
 function stem(key: string): string {
-	return key
-		.toLowerCase()
-		.replace(/[^a-z0-9]/g, '')
-		.replace(/^(num|number|total|count)(?=[a-z])/, '')
-		.replace(/(count|total|number|records|items|rows)$/, '');
+	let stemmed = stems.get(key);
+	if (stemmed === undefined) {
+		stemmed = key
+			.toLowerCase()
+			.replace(/[^a-z0-9]/g, '')
+			.replace(/^(num|number|total|count)(?=[a-z])/, '')
+			.replace(/(count|total|number|records|items|rows)$/, '');
+		if (stems.size >= 10_000) stems.clear();
+		stems.set(key, stemmed);
+	}
+	return stemmed;
 }
 
 const word = (value: string) => value.toLowerCase().replace(/[^a-z]/g, '');
