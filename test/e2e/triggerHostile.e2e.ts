@@ -14,6 +14,7 @@ import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
 
 import { sleep } from '../../tooling/lib/proc';
+import { sendRaw as send } from '../../tooling/lib/request';
 import { N8nInstance, type WorkflowJson } from '../../tooling/n8n/n8nInstance';
 import { readSetup, runtimesUnderTest, workflow, type NodeSpec } from './harness';
 
@@ -26,42 +27,6 @@ const EXPRESSIONS_PATH = 'hostile/expr/:recordId';
 
 /** /healthz must answer every probe, none slower than this, while the hostile requests run. */
 const HEALTHZ_MAX_MS = 2000;
-
-interface Answer {
-	status: number;
-	headers: Record<string, string | string[] | undefined>;
-	text: string;
-	json?: Record<string, unknown>;
-}
-
-function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer | string; chunked?: boolean }): Promise<Answer> {
-	return new Promise((resolve, reject) => {
-		const body = options.body === undefined ? undefined : Buffer.from(options.body);
-		const headers: Record<string, string> = { ...options.headers };
-		if (body !== undefined && !options.chunked) headers['content-length'] = String(body.length);
-		const req = request(url, { method: options.method ?? 'POST', headers }, (res) => {
-			const chunks: Buffer[] = [];
-			res.on('data', (chunk: Buffer) => chunks.push(chunk));
-			res.on('end', () => {
-				const text = Buffer.concat(chunks).toString('utf8');
-				let json: Record<string, unknown> | undefined;
-				try {
-					json = JSON.parse(text) as Record<string, unknown>;
-				} catch {
-					json = undefined;
-				}
-				resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-			});
-		});
-		req.on('error', reject);
-		if (body !== undefined && options.chunked) {
-			for (let offset = 0; offset < body.length; offset += 64 * 1024) req.write(body.subarray(offset, offset + 64 * 1024));
-			req.end();
-		} else {
-			req.end(body);
-		}
-	});
-}
 
 /** Starts a body, sends part of it and goes away. */
 async function abortMidBody(url: string, contentType: string): Promise<void> {

@@ -11,7 +11,7 @@ import { deflateSync, gzipSync } from 'node:zlib';
 
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
-import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import { RecordsTriggerBasicAuthApi } from '../../credentials/RecordsTriggerBasicAuthApi.credentials';
 import { RecordsTriggerBearerAuthApi } from '../../credentials/RecordsTriggerBearerAuthApi.credentials';
@@ -19,6 +19,7 @@ import { Records } from '../../nodes/Records/Records.node';
 import { RecordsTrigger } from '../../nodes/RecordsTrigger/RecordsTrigger.node';
 import { transformNode, type DownstreamNode, type WebhookHost, type WebhookHostOptions } from '../../tooling/harness/webhook';
 import { sleep } from '../../tooling/lib/proc';
+import { sendRaw as send } from '../../tooling/lib/request';
 import { hostWebhooksAgainstSandbox } from './fixture';
 
 const BASIC = { user: 'records-service', password: 'S3cret heslo čšž' };
@@ -36,44 +37,6 @@ async function start(parameters: INodeParameters, extra: Partial<WebhookHostOpti
 			{ type: new RecordsTriggerBearerAuthApi(), data: { token: TOKEN } },
 		],
 		...extra,
-	});
-}
-
-interface Answer {
-	status: number;
-	headers: Record<string, string | string[] | undefined>;
-	text: string;
-	json?: IDataObject;
-}
-
-/** One request over node:http, so that the test sees the answer's headers as sent. */
-function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer | string; chunked?: boolean }): Promise<Answer> {
-	return new Promise((resolve, reject) => {
-		const body = options.body === undefined ? undefined : Buffer.from(options.body);
-		const headers: Record<string, string> = { ...options.headers };
-		if (body !== undefined && !options.chunked) headers['content-length'] = String(body.length);
-		const req = request(url, { method: options.method ?? 'POST', headers }, (res) => {
-			const chunks: Buffer[] = [];
-			res.on('data', (chunk: Buffer) => chunks.push(chunk));
-			res.on('end', () => {
-				const text = Buffer.concat(chunks).toString('utf8');
-				let json: IDataObject | undefined;
-				try {
-					json = JSON.parse(text) as IDataObject;
-				} catch {
-					json = undefined;
-				}
-				resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-			});
-		});
-		req.on('error', reject);
-		if (body !== undefined && options.chunked) {
-			// Several chunks without a Content-Length, as a streaming upload sends them.
-			for (let offset = 0; offset < body.length; offset += 64 * 1024) req.write(body.subarray(offset, offset + 64 * 1024));
-			req.end();
-		} else {
-			req.end(body);
-		}
 	});
 }
 
