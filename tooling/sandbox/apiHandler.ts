@@ -6,7 +6,8 @@ import type { SandboxContext } from './context';
 import { faultKinds, resolveFaults, type FaultEffect } from './faults';
 import type { SandboxGuesses } from './guesses';
 import { errorReply, HttpError, pathParts, readBody, writeReply, type Reply } from './http';
-import { matchApi, type RequestContext, type RouteMatch } from './routes/api';
+import { matchApi } from './routes/api';
+import type { RequestContext, RouteMatch } from './routes/types';
 import { describeUnprocessedImport } from './routes/import';
 
 /**

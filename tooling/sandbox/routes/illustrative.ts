@@ -5,7 +5,7 @@ import type * as http from 'node:http';
 import { authenticate, type SandboxContext } from '../context';
 import { HttpError, isObject, json, methodNotAllowed, parseJsonBody, queryInteger, requireJsonContentType, type Reply } from '../http';
 import type { SandboxState } from '../state';
-import type { ApiRequest, RouteMatch } from './api';
+import type { ApiRequest, RouteMatch } from './types';
 
 /** §4.4 illustrative endpoints: clients (`/api/v1/clients` and `/clients`) and invoices. */
 

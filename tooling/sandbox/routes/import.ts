@@ -3,23 +3,14 @@
 import type * as http from 'node:http';
 
 import { authenticate, recordType, type SandboxContext } from '../context';
-import { decodeSegment, HttpError, isObject, json, methodNotAllowed, parseJsonBody, requireJsonContentType, type Reply } from '../http';
+import { decodeSegment, HttpError, isObject, json, methodNotAllowed, parseJsonBody, requireJsonContentType } from '../http';
 import { identityOf, validateFields } from '../recordFields';
 import type { FaultEffect } from '../faults';
 import { type AnsweredRecord, renderBatchRefusal, renderImportAnswer } from '../importAnswers';
 import type { SandboxState } from '../state';
-import type { ApiRequest, RouteMatch } from './api';
+import type { ApiRequest, ImportOutcome, RouteMatch } from './types';
 
 /** §4.1 `POST /api/3p/import/{recordTypeId}`: create or edit records by key. */
-
-export interface ImportOutcome {
-	reply: Reply;
-	records: number;
-	keys: string[];
-	/** Every record of the request, stored or not (identityOf). */
-	sent: string[];
-	processed: boolean;
-}
 
 export function importRoute(ctx: SandboxContext, { req, method, parts }: ApiRequest): RouteMatch | undefined {
 	if (!(parts[0] === 'api' && parts[1] === '3p' && parts[2] === 'import' && parts.length === 4)) return undefined;

@@ -6,7 +6,7 @@ import { authenticate, recordType, type SandboxContext } from '../context';
 import { decodeSegment, HttpError, json, methodNotAllowed, parseJsonBody, queryInteger, requireJsonContentType, type Reply } from '../http';
 import { validateFields } from '../recordFields';
 import type { RecordTypeState, StoredRecord } from '../state';
-import type { ApiRequest, RouteMatch } from './api';
+import type { ApiRequest, RouteMatch } from './types';
 
 /** Sandbox-only CRUD over all records: `/api/v1/records/{recordTypeId}[/{recordId}]`. */
 

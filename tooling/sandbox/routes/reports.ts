@@ -8,7 +8,7 @@ import type { FaultEffect, FaultRuleState, PastEndAnswer } from '../faults';
 import { decodeSegment, HttpError, methodNotAllowed, queryInteger, type Reply } from '../http';
 import { runRows, type SandboxReport } from '../reportState';
 import type { SandboxState } from '../state';
-import type { ApiRequest, RouteMatch } from './api';
+import type { ApiRequest, RouteMatch } from './types';
 
 /** §4.2 `GET /api/analysis/reports/{reportId}/data/table`: one page of the rows the token's user may see. */
 
