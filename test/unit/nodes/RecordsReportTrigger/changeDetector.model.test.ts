@@ -214,7 +214,7 @@ describe('change detector, model-based: every new row exactly once, or the error
 	});
 
 	// An ordered poll reads a few ranges; rows added between two of them shift the next one as a
-	// whole, which identical rows can hide (the README's limit): identical rows are tried with changes
+	// whole, which identical rows can hide (a limit the contract states): identical rows are tried with changes
 	// between polls, changes during a poll with different rows. A poll reads again when its check
 	// fails, 3 times at most: two changes during a poll at most, for "never an error".
 	it.each([
@@ -272,7 +272,7 @@ describe('change detector, model-based: every new row exactly once, or the error
 		['end', 'bounded memory', true],
 		['top', 'bounded memory', true],
 	] as const)('%s (%s): any history of different rows, nothing emitted twice, errors only as named', (position, _memory, bounded) => {
-		// Identical rows can hide a change elsewhere from the ordered checks (the README's limit).
+		// Identical rows can hide a change elsewhere from the ordered checks (a limit the contract states).
 		fc.assert(property(scenario(position, bounded, true), () => history(anyChange(false, false), true), false), runs);
 	});
 });
