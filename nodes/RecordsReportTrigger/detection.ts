@@ -84,7 +84,10 @@ export type Finding =
 
 export interface Step {
 	readonly range: ReadRange;
-	/** Rows of the range in report order, identified by the columns `ids`; 'stop' once enough. */
+	/**
+	 * Rows of the range in report order, in pieces of any size (pages, or parts of one), identified by
+	 * the columns `ids`; 'stop' once enough.
+	 */
 	take(rows: readonly ReportRow[], ids: readonly string[]): 'stop' | undefined;
 	/** The range was read (to its end, or until `take` said stop). */
 	end(): Step | Finding;

@@ -6,7 +6,7 @@
 import type { IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { readReportPages, ReportChangedError } from '../shared/report/paging';
+import { type ReportPage, readReportPages, ReportChangedError } from '../shared/report/paging';
 import type { ReportColumn, ReportRow } from '../shared/report/rows';
 import { columnIndexes } from '../shared/report/settings';
 import { describeColumns } from '../shared/report/rows';
@@ -21,10 +21,12 @@ import type { PollSettings } from './pollSettings';
 const MAX_READS = 3;
 
 /**
- * A page of a full read at least this long is compared after a turn of the event loop (1 ms), in which
- * the request for the next page, sent already, leaves: comparing it takes longer than that turn.
+ * A full read compares a page in slices of this many rows (about a millisecond's work each). Before
+ * each, while the request for the next page is on its way, a turn of the event loop (1 ms) lets that
+ * request go on: connecting and leaving take several turns, and a page compared in one piece would
+ * hold the request back until it is done, instead of comparing while the service answers.
  */
-const OVERLAP_ROWS = 1_000;
+const SLICE_ROWS = 1_000;
 
 export interface Detected {
 	decision: Decision;
@@ -65,6 +67,22 @@ function columnsChangedWhileRead(error: unknown): boolean {
 /** What a read saw of a page, to tell whether two reads saw the same report. */
 const seenPage = (offset: number, rows: readonly unknown[]) =>
 	`${offset}:${rows.length}:${JSON.stringify(rows[0] ?? null)}:${JSON.stringify(rows[rows.length - 1] ?? null)};`;
+
+/**
+ * Hands a page to the detector (which takes any split of a range's rows alike) in slices, with a turn
+ * of the event loop before each full slice while the next page is on its way (SLICE_ROWS).
+ */
+async function takeInSlices(detector: ChangeDetector, page: ReportPage): Promise<'stop' | undefined> {
+	const { rows, nextOnItsWay } = page;
+	if (nextOnItsWay === undefined || rows.length < SLICE_ROWS) return detector.take(page.columns, rows);
+	for (let start = 0; start < rows.length; start += SLICE_ROWS) {
+		const end = Math.min(rows.length, start + SLICE_ROWS);
+		if (end - start === SLICE_ROWS && nextOnItsWay()) await sleep(0);
+		const verdict = detector.take(page.columns, rows.slice(start, end));
+		if (verdict === 'stop') return verdict;
+	}
+	return undefined;
+}
 
 /** One run of the detector: reads the ranges it asks for until it can decide or the time is up. */
 async function runDetector(
@@ -113,12 +131,11 @@ async function runDetector(
 			// A 500, 502 or 504 to a larger page than the guide's 100 rows can be about its size.
 			fallBackOnServerErrors: true,
 			onPage: async (page) => {
-				if (page.ahead === true && page.rows.length >= OVERLAP_ROWS) await sleep(0);
 				columns = page.columns;
 				tally.rows += page.rows.length;
 				tally.seen += seenPage(page.offset, page.rows);
 				sample?.take(page.rows);
-				const verdict = detector.take(page.columns, page.rows);
+				const verdict = await takeInSlices(detector, page);
 				if (verdict === undefined && budget.exhausted) outOfTime = true;
 				return outOfTime ? 'stop' : verdict;
 			},

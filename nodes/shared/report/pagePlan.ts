@@ -16,6 +16,8 @@ export interface PlannedPage {
 	/** The `limit` sent: the overlap and the new rows. */
 	requested: number;
 	result: Promise<TablePage>;
+	/** Whether `result` has settled: the answer arrived (or the request failed). */
+	settled: boolean;
 }
 
 /** What the next page asks for, or undefined to plan no further for now. */
@@ -47,11 +49,20 @@ export class PagePlan {
 			if (page === undefined) return;
 			const requested = page.overlap + page.fresh;
 			const result = this.send(this.next - page.overlap, requested);
+			const planned: PlannedPage = { offset: this.next, overlap: page.overlap, requested, result, settled: false };
 			// Planned pages may be dropped before they are awaited; their failures must not go unhandled.
-			result.catch(() => undefined);
-			this.inFlight.push({ offset: this.next, overlap: page.overlap, requested, result });
+			const settle = () => {
+				planned.settled = true;
+			};
+			result.then(settle, settle);
+			this.inFlight.push(planned);
 			this.next += page.fresh;
 		}
+	}
+
+	/** Whether the next page in offset order was requested and its answer has not arrived yet. */
+	get headOnItsWay(): boolean {
+		return this.inFlight.length > 0 && !this.inFlight[0].settled;
 	}
 
 	/** The next page in offset order. */

@@ -121,8 +121,8 @@ class ReportRead implements CheckPort {
 				this.pages++;
 				if (this.detect) this.trail.add(rows);
 				this.afterChunk(chunk.short, rows.length);
-				const ahead = this.planAhead(rows.length);
-				const verdict = await this.options.onPage({ offset: chunk.offset, columns: this.requests.columns ?? [], rows, ahead });
+				const nextOnItsWay = this.planAhead(rows.length) ? () => this.plan.headOnItsWay : undefined;
+				const verdict = await this.options.onPage({ offset: chunk.offset, columns: this.requests.columns ?? [], rows, nextOnItsWay });
 				this.delivered += rows.length;
 				if (verdict === 'stop') {
 					this.stopped = true;

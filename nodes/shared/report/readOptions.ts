@@ -14,8 +14,12 @@ export interface ReportPage {
 	columns: ReportColumn[];
 	/** The rows as the service sent them, keyed by column id. */
 	rows: ReportRow[];
-	/** With `readAhead`: whether the request for the rows after these was sent already. */
-	ahead?: boolean;
+	/**
+	 * With `readAhead`, when the request for the rows after these was sent already: whether it is
+	 * still on its way (it may need several turns of the event loop to connect and leave, and its
+	 * answer to arrive). Undefined when no request was sent ahead.
+	 */
+	nextOnItsWay?: () => boolean;
 }
 
 export interface ReadReportOptions {

@@ -5,6 +5,7 @@
  * changing between two reads of one poll, or a report's columns changing while a poll pages.
  */
 import type { INodeExecutionData } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import type { ReportRow } from '../../../../nodes/shared/report/rows';
 import { byId, type TriggerPoll, VirtualService, VirtualTrigger } from './virtualService';
@@ -174,5 +175,37 @@ describe("the report's columns changing while a poll pages", () => {
 		const next = await t.poll();
 		expect(next.error).toBeUndefined();
 		expect(ids(next.items)).toEqual(['T0031']);
+	});
+});
+
+describe("a full read's comparison and the request for the next page", () => {
+	it('Anywhere compares a page while the request for the next one leaves, though leaving takes several turns of the event loop', async () => {
+		const t = trigger({ options: { pageSize: 5_000 } }, rows(1, 12_000));
+		const events: string[] = [];
+		// A request needs three turns to leave (a new connection: connect, then write), as over a network.
+		service.beforeAnswer = async (options) => {
+			const offset = Number((options.qs as { offset?: unknown }).offset ?? 0);
+			if (offset === 0) return;
+			for (let i = 0; i < 3; i++) await sleep(0);
+			events.push(`request ${offset} leaves`);
+		};
+		// The first page's row 4,501 tells when the comparison reaches it.
+		service.answerRows = (page, offset) =>
+			page.map((cells, index) => {
+				const copy = { ...cells };
+				if (offset !== 0 || index !== 4_500) return copy;
+				const value = copy.c1;
+				let told = false;
+				return Object.defineProperty(copy, 'c1', {
+					enumerable: true,
+					get: () => {
+						if (!told) events.push('row 4501 compared');
+						told = true;
+						return value;
+					},
+				});
+			});
+		expect((await t.poll()).error).toBeUndefined();
+		expect(events.slice(0, 2)).toEqual(['request 4998 leaves', 'row 4501 compared']);
 	});
 });

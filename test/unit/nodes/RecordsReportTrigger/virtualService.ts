@@ -50,11 +50,16 @@ export class VirtualService {
 	requests = 0;
 	/** Called after each answer, with the request's number: to change a report between two requests. */
 	afterAnswer: (request: number) => void = () => undefined;
+	/** Awaited before each request is answered: to make a request take turns of the event loop to leave. */
+	beforeAnswer: (options: IHttpRequestOptions) => Promise<void> = async () => undefined;
+	/** The rows an answer hands on, as copies by default: to hand on rows that tell when they are read. */
+	answerRows: (rows: ReportRow[], offset: number) => ReportRow[] = (rows) => rows.map((row) => ({ ...row }));
 
 	constructor(readonly clock = new VirtualClock()) {}
 
 	async request(options: IHttpRequestOptions): Promise<IN8nHttpFullResponse> {
 		this.requests++;
+		await this.beforeAnswer(options);
 		this.clock.now += this.rules.latencyMs;
 		const answer = this.answer(options);
 		this.afterAnswer(this.requests);
@@ -85,7 +90,7 @@ export class VirtualService {
 		return {
 			statusCode: 200,
 			headers: json,
-			body: { columns: report.columns.map((column) => ({ ...column })), rows: rows.map((row) => ({ ...row })) },
+			body: { columns: report.columns.map((column) => ({ ...column })), rows: this.answerRows(rows, offset) },
 		};
 	}
 }

@@ -177,7 +177,7 @@ describe('readReportPages: reading ahead', () => {
 			detectChanges: true,
 			readAhead,
 			onPage: (page) => {
-				events.push(`page ${page.offset}${page.ahead === true ? ', next on its way' : ''}`);
+				events.push(`page ${page.offset}${page.nextOnItsWay?.() === true ? ', next on its way' : ''}`);
 			},
 		});
 		return { events, most };
@@ -191,5 +191,24 @@ describe('readReportPages: reading ahead', () => {
 		expect(plain.events.slice(0, 4)).toEqual(['request 0', 'page 0', 'request 8', 'page 10']);
 		// The same requests either way: the last page (short) is confirmed as the end in two steps.
 		expect(ahead.events.filter((event) => event.startsWith('request'))).toEqual(plain.events.filter((event) => event.startsWith('request')));
+	});
+
+	it("tells a page's reader whether the next page is still on its way, until its answer has arrived", async () => {
+		const service = new ReportService(numbered(25));
+		const seen: Array<[number, boolean, boolean]> = [];
+		await readReportPages.call(service.context(), {
+			reportId: 'r',
+			pageSize: 10,
+			detectChanges: true,
+			readAhead: true,
+			onPage: async (page) => {
+				const before = page.nextOnItsWay?.() ?? false;
+				// The answer comes as soon as the event loop runs (the service is in memory).
+				await new Promise((resolve) => setImmediate(resolve));
+				seen.push([page.offset, before, page.nextOnItsWay?.() ?? false]);
+			},
+		});
+		expect(seen[0]).toEqual([0, true, false]);
+		expect(seen.every(([, , after]) => !after)).toBe(true);
 	});
 });
