@@ -24,22 +24,30 @@ export function secretForms(secrets: readonly string[]): string[] {
 	return [...forms].sort((a, b) => b.length - a.length);
 }
 
-/** A run of token characters with any piece of a secret at its start or end, or whole, replaced. */
+/**
+ * A run of token characters with any piece of a secret at its start or end, or whole, replaced.
+ * A piece at the start holds the run's first MIN_PIECE_LENGTH characters, and one at the end its
+ * last: where the form has no such characters, no length is tried (most runs, e.g. record ids).
+ */
 function redactPieces(run: string, forms: readonly string[]): string {
 	let start = 0;
 	let end = run.length;
 	for (const form of forms) {
 		if (form.includes(run)) return '***';
-		for (let length = Math.min(form.length - 1, end - start); length >= MIN_PIECE_LENGTH; length--) {
-			if (run.startsWith(form.slice(-length), start)) {
-				start += length;
-				break;
+		if (end - start >= MIN_PIECE_LENGTH && form.includes(run.slice(start, start + MIN_PIECE_LENGTH))) {
+			for (let length = Math.min(form.length - 1, end - start); length >= MIN_PIECE_LENGTH; length--) {
+				if (run.startsWith(form.slice(-length), start)) {
+					start += length;
+					break;
+				}
 			}
 		}
-		for (let length = Math.min(form.length - 1, end - start); length >= MIN_PIECE_LENGTH; length--) {
-			if (run.slice(start, end).endsWith(form.slice(0, length))) {
-				end -= length;
-				break;
+		if (end - start >= MIN_PIECE_LENGTH && form.includes(run.slice(end - MIN_PIECE_LENGTH, end))) {
+			for (let length = Math.min(form.length - 1, end - start); length >= MIN_PIECE_LENGTH; length--) {
+				if (run.slice(start, end).endsWith(form.slice(0, length))) {
+					end -= length;
+					break;
+				}
 			}
 		}
 	}
@@ -64,7 +72,7 @@ export function redactor(secrets: readonly string[]): (text: string) => string {
 function redactForms(text: string, forms: readonly string[]): string {
 	if (forms.length === 0) return text;
 	let redacted = text;
-	for (const form of forms) redacted = redacted.split(form).join('***');
+	for (const form of forms) if (redacted.includes(form)) redacted = redacted.split(form).join('***');
 	return redacted.replace(TOKEN_RUN, (run) => redactPieces(run, forms));
 }
 

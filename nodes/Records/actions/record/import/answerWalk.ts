@@ -61,7 +61,8 @@ const MAX_DEPTH = 32;
 /** What an entry's members say besides its verdict: its number, the record's field values. */
 interface EntryReading {
 	claim: NumberedClaim | undefined;
-	identity: Record<string, unknown>;
+	/** Made when the first such value is found (most entries have none). */
+	identity?: Record<string, unknown>;
 	positive: boolean;
 }
 
@@ -157,12 +158,13 @@ export class AnswerWalker {
 	/** A word read here was seen (a flag, a status, an error, a count, a list of failures). */
 	private structured = false;
 
-	/** The field names of the batch as sent: an entry's members by these names name its record. */
-	private readonly fields = new Set<string>();
+	/**
+	 * The field names of the batch as sent: an entry's members by these names name its record. Made
+	 * when first asked: most answers name records by number, and walking every record costs.
+	 */
+	private fields: Set<string> | undefined;
 
-	constructor(records: readonly BatchRecord[]) {
-		for (const record of records) for (const field of Object.keys(record)) this.fields.add(field);
-	}
+	constructor(private readonly records: readonly BatchRecord[]) {}
 
 	walk(body: unknown): WalkedAnswer {
 		if (Array.isArray(body)) this.list(body, 'neutral', 0);
@@ -178,6 +180,10 @@ export class AnswerWalker {
 	}
 
 	private isField(key: string): boolean {
+		if (this.fields === undefined) {
+			this.fields = new Set<string>();
+			for (const record of this.records) for (const field of Object.keys(record)) this.fields.add(field);
+		}
 		return this.fields.has(key);
 	}
 
@@ -307,10 +313,10 @@ export class AnswerWalker {
 
 	private entry(object: Record<string, unknown>, kind: 'refusal' | 'success' | 'neutral', list: number, position: number): void {
 		const entry: AnswerEntry = { negative: kind === 'refusal', positive: false, list, position };
-		const read: EntryReading = { claim: undefined, identity: {}, positive: kind === 'success' };
+		const read: EntryReading = { claim: undefined, positive: kind === 'success' };
 		this.entryMembers(object, entry, read, 0);
 		entry.positive = !entry.negative && (read.positive || entry.id !== undefined);
-		if (Object.keys(read.identity).length > 0) {
+		if (read.identity !== undefined) {
 			entry.identity = read.identity;
 			if (read.claim) read.claim.identity = read.identity;
 		}
@@ -327,7 +333,8 @@ export class AnswerWalker {
 			return;
 		}
 		const top = depth === 0;
-		for (const [key, value] of Object.entries(object)) {
+		for (const key of Object.keys(object)) {
+			const value = object[key];
 			const name = stem(key);
 			if (top && INDEX_KEYS.has(name)) {
 				const index = wholeNumber(value);
@@ -357,10 +364,10 @@ export class AnswerWalker {
 				if (named) read.claim ??= { index: named.index, ...(named.inSentList ? { inSentList: true } : {}) };
 			} else if (top && RECORD_KEYS.has(name) && isObject(value)) {
 				for (const [field, fieldValue] of Object.entries(value)) {
-					if (isPrimitive(fieldValue) && this.isField(field.normalize('NFC'))) read.identity[field.normalize('NFC')] = fieldValue;
+					if (isPrimitive(fieldValue) && this.isField(field.normalize('NFC'))) (read.identity ??= {})[field.normalize('NFC')] = fieldValue;
 				}
 			} else if (top && isPrimitive(value) && this.isField(key.normalize('NFC'))) {
-				read.identity[key.normalize('NFC')] = value;
+				(read.identity ??= {})[key.normalize('NFC')] = value;
 			} else if (isObject(value)) {
 				this.entryMembers(value, entry, read, depth + 1);
 			} else if (Array.isArray(value)) {

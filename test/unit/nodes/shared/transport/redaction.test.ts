@@ -1,4 +1,6 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- a test: its token and password are fixed test values */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals -- a test: its
+	token and password are fixed test values; it runs in Node.js, not inside n8n (`process`) */
+import fc from 'fast-check';
 import { excerpt, redact } from '../../../../../nodes/shared/transport/redaction';
 import { credentialSecrets } from '../../../../../nodes/shared/transport';
 
@@ -57,5 +59,67 @@ describe('credentialSecrets', () => {
 	it('adds the password of a Base URL written with user information', () => {
 		expect(credentialSecrets(TOKEN, 'https://gate:pa%24%24word-42@records.example.com')).toEqual([TOKEN, 'pa%24%24word-42', 'pa$$word-42']);
 		expect(credentialSecrets(TOKEN, 'https://records.example.com')).toEqual([TOKEN]);
+	});
+});
+
+describe('redact: pieces of a secret, property-based', () => {
+	/**
+	 * The rule written out as plainly as possible, as the oracle: every form whole, then in each run
+	 * of token characters a piece of 8 characters or more of a form at the run's start (an end of
+	 * the form) or at its end (a beginning of the form), trying every length.
+	 */
+	function plainRedact(text: string, secret: string): string {
+		const forms = [secret, JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'), encodeURIComponent(secret)]
+			.filter((form, index, all) => all.indexOf(form) === index)
+			.sort((a, b) => b.length - a.length);
+		let redacted = text;
+		for (const form of forms) redacted = redacted.split(form).join('***');
+		return redacted.replace(/[A-Za-z0-9._~+/=%\\-]{8,}/g, (run) => {
+			let start = 0;
+			let end = run.length;
+			for (const form of forms) {
+				if (form.includes(run)) return '***';
+				for (let length = Math.min(form.length - 1, end - start); length >= 8; length--) {
+					if (run.startsWith(form.slice(-length), start)) {
+						start += length;
+						break;
+					}
+				}
+				for (let length = Math.min(form.length - 1, end - start); length >= 8; length--) {
+					if (run.slice(start, end).endsWith(form.slice(0, length))) {
+						end -= length;
+						break;
+					}
+				}
+			}
+			if (start === 0 && end === run.length) return run;
+			return `${start > 0 ? '***' : ''}${run.slice(start, end)}${end < run.length ? '***' : ''}`;
+		});
+	}
+
+	const tokenChars = fc.constantFrom(...'abcdef0123456789_/+=.-'.split(''));
+	const secret = fc.string({ unit: tokenChars, minLength: 8, maxLength: 48 });
+
+	it('leaves exactly what the plain rule leaves, for texts made of pieces of the secret and other runs', () => {
+		fc.assert(
+			fc.property(
+				secret,
+				fc.array(
+					fc.oneof(
+						fc.tuple(fc.nat(), fc.nat()).map(([a, b]) => ({ slice: [a, b] as const })),
+						fc.string({ unit: tokenChars, maxLength: 20 }),
+						fc.constantFrom(' ', '"', ': ', 'Bearer ', 'rec-000123456'),
+					),
+					{ maxLength: 8 },
+				),
+				(token, parts) => {
+					const text = parts
+						.map((part) => (typeof part === 'string' ? part : token.slice(part.slice[0] % token.length, (part.slice[0] % token.length) + (part.slice[1] % (token.length + 1)))))
+						.join('');
+					expect(redact(text, [token])).toBe(plainRedact(text, token));
+				},
+			),
+			{ numRuns: 3_000, seed: Number(process.env.FC_SEED ?? 36), path: process.env.FC_PATH },
+		);
 	});
 });
