@@ -29,11 +29,15 @@ const LOCAL_DATE_SHAPE = /^(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4})(?:\s+(\d{1,2}):(\
 const N8N_DATE_TEXT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(?:Z|[+-]\d{2}:\d{2})$/;
 
 /**
- * Asked of every text value of an import, so the length is tested first: the form has 24
- * characters with `Z`, 29 with an offset, and most text has neither length.
+ * Whether text has the length of a date as n8n writes it: 24 characters with `Z`, 29 with an
+ * offset. Most text has neither, so this is asked of every text value before anything else.
  */
+export function hasN8nDateLength(text: string): boolean {
+	return text.length === 24 || text.length === 29;
+}
+
 export function isDateAsN8nText(text: string): boolean {
-	return (text.length === 24 || text.length === 29) && N8N_DATE_TEXT.test(text);
+	return hasN8nDateLength(text) && N8N_DATE_TEXT.test(text);
 }
 
 /** Whether a string is an ISO 8601 date or date-time (the shapes JSON APIs and n8n produce). */

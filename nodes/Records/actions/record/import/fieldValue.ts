@@ -10,7 +10,7 @@
  * error: the import checks every record before its first request and converts each batch's records
  * as it sends them. A model test holds them to each other.
  */
-import { checkDateValue, formatDateValue, isDateAsN8nText, looksLikeIsoDate } from './dates';
+import { checkDateValue, formatDateValue, hasN8nDateLength, isDateAsN8nText, looksLikeIsoDate } from './dates';
 import { checkBigInt, checkNumber, formatBigInt, formatNumber, parseNumberText } from './numbers';
 import {
 	type BooleanFormat,
@@ -68,6 +68,16 @@ export function prepareFieldValue(
 		throw notOneValue(value);
 	}
 	throw cannotBeSent(value);
+}
+
+/**
+ * Whether a value is sent as given without a closer look: text in a field not named as a date or
+ * number field, too long or too short to be a date as n8n writes one, while ISO dates in text are
+ * not converted. Most values of an import are such text; checkRecord asks this first, and
+ * checkFieldValue only of the others (it would say 'asGiven' of these too).
+ */
+export function isPlainText(kind: FieldKind, value: unknown, options: ValuePreparationOptions): boolean {
+	return typeof value === 'string' && kind === 'plain' && !options.convertIsoDateStrings && !hasN8nDateLength(value);
 }
 
 /** Throws what prepareFieldValue throws for the value, and says what it would do, without converting. */
