@@ -84,7 +84,18 @@ function stem(key: string): string {
 	return stemmed;
 }
 
-const word = (value: string) => value.toLowerCase().replace(/[^a-z]/g, '');
+/** Status words repeat in every entry too: each is reduced to its letters once. */
+const words = new Map<string, string>();
+
+function word(value: string): string {
+	let letters = words.get(value);
+	if (letters === undefined) {
+		letters = value.toLowerCase().replace(/[^a-z]/g, '');
+		if (words.size >= 10_000) words.clear();
+		words.set(value, letters);
+	}
+	return letters;
+}
 
 const NEGATIVE_WORDS = new Set([
 	'error', 'errors', 'failed', 'failure', 'fail', 'rejected', 'refused', 'invalid', 'skipped', 'notimported',
