@@ -1,8 +1,9 @@
 /**
  * The request bodies of an import's batches, with the next one made ahead: while one batch is on
- * the wire, the next batch's JSON is serialized a slice at a time between other events, so the JSON
- * work overlaps the wait for the service instead of adding to it, and never holds up the request
- * just sent. A body made ahead for a batch that is then not sent is dropped.
+ * the wire, the next batch's JSON is serialized a slice at a time between other events, and then
+ * encoded into its bytes, so the work overlaps the wait for the service instead of adding to it,
+ * and never holds up the request just sent. A body made ahead for a batch that is then not sent is
+ * dropped.
  */
 import { sleep } from 'n8n-workflow';
 
@@ -35,7 +36,10 @@ export class BodyAhead {
 		if (this.ahead?.batchIndex === batchIndex) this.ahead = undefined;
 	}
 
-	/** Makes a batch's body in slices, yielding between them; stops when taken, dropped or finished. */
+	/**
+	 * Makes a batch's body in slices, yielding between them, then encodes it, so that sending it
+	 * costs nothing more; stops when taken, dropped or finished.
+	 */
 	async makeAhead(batchIndex: number): Promise<void> {
 		if (this.finished || !this.wanted(batchIndex)) return;
 		const ahead = { batchIndex, body: this.bodyFor(batchIndex) };
@@ -47,6 +51,9 @@ export class BodyAhead {
 				if (this.finished || this.ahead !== ahead) return;
 				ahead.body.writeSlice();
 			} while (!ahead.body.complete);
+			await sleep(0);
+			if (this.finished || this.ahead !== ahead) return;
+			ahead.body.finish();
 		} catch {
 			// Not made ahead: take makes it when the batch is sent, and reports the error there.
 			if (this.ahead === ahead) this.ahead = undefined;
