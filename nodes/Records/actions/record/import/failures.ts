@@ -161,12 +161,14 @@ export function describeAnswer(
 	records: PendingRecord[],
 	answer: { verdicts: RecordVerdict[]; unknownBecause?: string },
 ): BatchFailure | undefined {
-	const itemIndexes = batch.positions.map((position) => records[position].itemIndex);
-	const inBatch = (outcome: RecordVerdict['outcome']) =>
-		answer.verdicts.flatMap((verdict, indexInBatch) => (verdict.outcome === outcome ? [indexInBatch] : []));
-	const refused = inBatch('refused');
-	const unknown = inBatch('unknown');
+	const refused: number[] = [];
+	const unknown: number[] = [];
+	answer.verdicts.forEach((verdict, indexInBatch) => {
+		if (verdict.outcome === 'refused') refused.push(indexInBatch);
+		else if (verdict.outcome === 'unknown') unknown.push(indexInBatch);
+	});
 	if (refused.length === 0 && unknown.length === 0) return undefined;
+	const itemIndexes = batch.positions.map((position) => records[position].itemIndex);
 	const refusedItems = refused.map((indexInBatch) => itemIndexes[indexInBatch]);
 	const unknownItems = unknown.map((indexInBatch) => itemIndexes[indexInBatch]);
 	const imported = batch.positions.length - refused.length - unknown.length;

@@ -21,12 +21,16 @@ export interface AnswerReading {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** The entries of a record that has none (shared, never changed). */
+const NO_ENTRIES: AnswerEntry[] = [];
+
 /** Each entry paired with its record's position in the batch, or left unpaired. */
 function pairEntries(entries: AnswerEntry[], lists: Array<{ length: number; numbered: boolean }>, records: readonly BatchRecord[]) {
 	const numbered = entries.filter((entry) => entry.claim !== undefined);
 	const counting: Counting | undefined =
 		numbered.length === 0 ? undefined : settleCounting(numbered.map((entry) => entry.claim!), records);
-	const byRecord: AnswerEntry[][] = records.map(() => []);
+	// Most records have one entry or none: a list is made for those that have one.
+	const byRecord: AnswerEntry[][] = new Array<AnswerEntry[]>(records.length).fill(NO_ENTRIES);
 	const unpaired: AnswerEntry[] = [];
 	for (const entry of entries) {
 		let position: number | undefined;
@@ -35,6 +39,7 @@ function pairEntries(entries: AnswerEntry[], lists: Array<{ length: number; numb
 		else if (entry.identity) position = recordWithIdentity(entry.identity, records);
 		else if (!lists[entry.list].numbered && lists[entry.list].length === records.length) position = entry.position;
 		if (position === undefined) unpaired.push(entry);
+		else if (byRecord[position] === NO_ENTRIES) byRecord[position] = [entry];
 		else byRecord[position].push(entry);
 	}
 	return { byRecord, unpaired, counting };
