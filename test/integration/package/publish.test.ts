@@ -39,7 +39,8 @@ beforeEach(() => publishes.splice(0));
 /** `npm publish` to the local registry, as from a laptop: no CI provider, no RELEASE_MODE. */
 function npmPublish(extraArgs: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; output: string }> {
 	const env = { ...process.env, ...extraEnv };
-	for (const name of ['GITHUB_ACTIONS', 'GITLAB_CI', 'RELEASE_MODE', 'npm_config_provenance', 'npm_config_ignore_scripts']) {
+	// Nor the log level of an `npm run -s` around the tests, which would silence the refusal.
+	for (const name of ['GITHUB_ACTIONS', 'GITLAB_CI', 'RELEASE_MODE', 'npm_config_provenance', 'npm_config_ignore_scripts', 'npm_config_loglevel']) {
 		if (!(name in extraEnv)) delete env[name];
 	}
 	const host = registryUrl.replace(/^http:/, '');
