@@ -66,36 +66,34 @@ interface EntryReading {
 	positive: boolean;
 }
 
-/** Keys repeat in every entry of an answer: each is stemmed once. */
-const stems = new Map<string, string>();
+/**
+ * `reduce` with its results kept (10,000 at most): the keys and the status words of an answer repeat
+ * in every entry, and each is reduced once.
+ */
+function keptResults(reduce: (text: string) => string): (text: string) => string {
+	const kept = new Map<string, string>();
+	return (text) => {
+		let reduced = kept.get(text);
+		if (reduced === undefined) {
+			reduced = reduce(text);
+			if (kept.size >= 10_000) kept.clear();
+			kept.set(text, reduced);
+		}
+		return reduced;
+	};
+}
 
 /** A key without case, punctuation or the words that only say "how many". */
-function stem(key: string): string {
-	let stemmed = stems.get(key);
-	if (stemmed === undefined) {
-		stemmed = key
-			.toLowerCase()
-			.replace(/[^a-z0-9]/g, '')
-			.replace(/^(num|number|total|count)(?=[a-z])/, '')
-			.replace(/(count|total|number|records|items|rows)$/, '');
-		if (stems.size >= 10_000) stems.clear();
-		stems.set(key, stemmed);
-	}
-	return stemmed;
-}
+const stem = keptResults((key) =>
+	key
+		.toLowerCase()
+		.replace(/[^a-z0-9]/g, '')
+		.replace(/^(num|number|total|count)(?=[a-z])/, '')
+		.replace(/(count|total|number|records|items|rows)$/, ''),
+);
 
-/** Status words repeat in every entry too: each is reduced to its letters once. */
-const words = new Map<string, string>();
-
-function word(value: string): string {
-	let letters = words.get(value);
-	if (letters === undefined) {
-		letters = value.toLowerCase().replace(/[^a-z]/g, '');
-		if (words.size >= 10_000) words.clear();
-		words.set(value, letters);
-	}
-	return letters;
-}
+/** A status word's letters, without case. */
+const word = keptResults((value) => value.toLowerCase().replace(/[^a-z]/g, ''));
 
 const NEGATIVE_WORDS = new Set([
 	'error', 'errors', 'failed', 'failure', 'fail', 'rejected', 'refused', 'invalid', 'skipped', 'notimported',
