@@ -37,8 +37,8 @@ export class BodyAhead {
 	}
 
 	/**
-	 * Makes a batch's body in slices, yielding between them, then encodes it, so that sending it
-	 * costs nothing more; stops when taken, dropped or finished.
+	 * Makes a batch's body in slices, yielding before each, and encodes it with the last one, so that
+	 * sending it costs nothing more; stops when taken, dropped or finished.
 	 */
 	async makeAhead(batchIndex: number): Promise<void> {
 		if (this.finished || !this.wanted(batchIndex)) return;
@@ -51,8 +51,8 @@ export class BodyAhead {
 				if (this.finished || this.ahead !== ahead) return;
 				ahead.body.writeSlice();
 			} while (!ahead.body.complete);
-			await sleep(0);
-			if (this.finished || this.ahead !== ahead) return;
+			// Encoded with the last slice, not a turn later: an answer that arrives in that turn would
+			// otherwise find the bytes unmade and wait for them before the next batch could leave.
 			ahead.body.finish();
 		} catch {
 			// Not made ahead: take makes it when the batch is sent, and reports the error there.
