@@ -71,6 +71,8 @@ export function redactor(secrets: readonly string[]): (text: string) => string {
 
 function redactForms(text: string, forms: readonly string[]): string {
 	if (forms.length === 0) return text;
+	// Too short to hold a form (the last is the shortest) or a piece: most statuses and ids of an answer.
+	if (text.length < MIN_PIECE_LENGTH && text.length < forms[forms.length - 1].length) return text;
 	let redacted = text;
 	for (const form of forms) if (redacted.includes(form)) redacted = redacted.split(form).join('***');
 	return redacted.replace(TOKEN_RUN, (run) => redactPieces(run, forms));

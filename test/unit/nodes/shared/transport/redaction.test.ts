@@ -53,6 +53,11 @@ describe('redact', () => {
 		expect(redact('The record was refused', [TOKEN])).toBe('The record was refused');
 		expect(redact('abc is not a secret worth hiding', ['abc'])).toBe('abc is not a secret worth hiding');
 	});
+
+	it('takes a short secret out of a short text too', () => {
+		expect(redact('id abcd', ['abcd'])).toBe('id ***');
+		expect(redact('created', [TOKEN])).toBe('created');
+	});
 });
 
 describe('credentialSecrets', () => {
