@@ -38,11 +38,10 @@ export class JsonListBody {
 		return this.next >= this.list.length;
 	}
 
-	/** Serializes the next items, about sliceChars of text; throws what serializing one throws. */
-	writeSlice(): void {
-		for (let written = 0; written < this.sliceChars && !this.complete; ) {
-			const items =
-				this.charsPerItem === undefined ? 8 : Math.ceil((this.sliceChars - written) / this.charsPerItem);
+	/** Serializes the next items, about `chars` of text; throws what serializing one throws. */
+	writeSlice(chars = this.sliceChars): void {
+		for (let written = 0; written < chars && !this.complete; ) {
+			const items = this.charsPerItem === undefined ? 8 : Math.ceil((chars - written) / this.charsPerItem);
 			const end = Math.min(this.list.length, this.next + items);
 			const json = this.list.serialize(this.next, end);
 			this.runs.push(json);

@@ -3,15 +3,19 @@ import { sleep } from 'n8n-workflow';
 import { BodyAhead } from '../../../../../../../nodes/Records/actions/record/import/bodyAhead';
 import { JsonListBody } from '../../../../../../../nodes/shared/transport/jsonBody';
 
-/** A batch of records whose JSON takes several slices of 1,000 characters. */
-function batchBody(): { body: JsonListBody; expected: Buffer } {
-	const records = Array.from({ length: 60 }, (_, index) => ({ Název: `Úkol ${index}`, Popis: 'ž'.repeat(80) }));
-	const body = new JsonListBody(
-		'data',
-		{ length: records.length, serialize: (start, end) => JSON.stringify(records.slice(start, end)) },
-		1000,
-	);
-	return { body, expected: Buffer.from(JSON.stringify({ data: records }), 'utf8') };
+/** A batch of 1,000 records of about 600 characters each, as an import of invoices sends. */
+function batchBody(): { body: JsonListBody; expected: Buffer; serialized: () => number } {
+	const records = Array.from({ length: 1000 }, (_, index) => ({ Název: `Faktura ${index}`, Popis: 'ž'.repeat(580) }));
+	let serialized = 0;
+	const body = new JsonListBody('data', {
+		length: records.length,
+		serialize: (start, end) => {
+			const json = JSON.stringify(records.slice(start, end));
+			serialized += json.length;
+			return json;
+		},
+	});
+	return { body, expected: Buffer.from(JSON.stringify({ data: records }), 'utf8'), serialized: () => serialized };
 }
 
 describe('BodyAhead', () => {
@@ -34,6 +38,23 @@ describe('BodyAhead', () => {
 		expect(bytes.equals(expected)).toBe(true);
 		expect(encode.mock.results[0].value).toBe(bytes);
 		await making;
+	});
+
+	it('serializes little in the first turns, while the request just sent gets onto the wire, and needs few turns in all', async () => {
+		const { body, serialized } = batchBody();
+		const bodies = new BodyAhead(() => body, () => true);
+
+		const making = bodies.makeAhead(0);
+		const afterTurn: number[] = [];
+		while (!body.complete) {
+			await sleep(0);
+			afterTurn.push(serialized());
+		}
+		await making;
+		// About 600,000 characters: a small first slice, then each twice the one before.
+		expect(afterTurn[0]).toBeLessThanOrEqual(70_000);
+		expect(afterTurn[1]).toBeLessThanOrEqual(200_000);
+		expect(afterTurn.length).toBeLessThanOrEqual(4);
 	});
 
 	it('makes the body when taken before its slices are done, and stops making it ahead', async () => {
