@@ -122,7 +122,7 @@ export class NewRowFinder {
 		bases.push(scratch, BASE);
 		if (!metBefore && remembered < 0) this.firstMet.add(bases.length - 1);
 		const known = this.meeting === undefined ? undefined : remembered >= 0;
-		if (this.byKey) return this.visitKey(row, key, text, copy, known);
+		if (this.byKey) return this.visitKey(row, key, copy, known);
 		if (copy === 1) return !(known ?? this.known.has(scratch, BASE));
 		this.numberedRows.push(bases.length - 1);
 		writeIdentity(`${identityText(scratch, BASE)}#${copy}`, scratch, OWN);
@@ -159,7 +159,7 @@ export class NewRowFinder {
 	}
 
 	/** `known`: whether the key is remembered, where the lookup was made already. */
-	private visitKey(row: ReportRow, key: number, text: string, copy: number, known: boolean | undefined): boolean {
+	private visitKey(row: ReportRow, key: number, copy: number, known: boolean | undefined): boolean {
 		const isNew = !(known ?? this.known.has(this.scratch, BASE));
 		if (copy === 1) {
 			if (isNew) this.emittedByKey.set(key, row);
@@ -167,7 +167,7 @@ export class NewRowFinder {
 		}
 		const emittedFirst = this.emittedByKey.get(key);
 		if (emittedFirst === undefined || !isNew) {
-			this.noteRepeated(text, copy, false);
+			this.noteRepeated(row, copy, false);
 			return false;
 		}
 		let emitted = emittedFirst;
@@ -178,13 +178,15 @@ export class NewRowFinder {
 		const json = JSON.stringify(row);
 		if (emitted.has(json)) return false;
 		emitted.add(json);
-		this.noteRepeated(text, copy, true);
+		this.noteRepeated(row, copy, true);
 		return true;
 	}
 
-	private noteRepeated(text: string, copy: number, emitted: boolean): void {
-		const cells = JSON.parse(text) as unknown;
-		const key = Array.isArray(cells) ? cells.map((cell) => (cell === null ? '' : String(cell))).join(', ') : text;
+	private noteRepeated(row: ReportRow, copy: number, emitted: boolean): void {
+		const key =
+			this.columnIds.length > 0
+				? this.columnIds.map((id) => (row[id] === null || row[id] === undefined ? '' : String(row[id]))).join(', ')
+				: JSON.stringify(row);
 		if (copy === 2) {
 			this.repeatedKeyCount++;
 			if (this.repeatedKeys.length < MAX_LISTED_KEYS) this.repeatedKeys.push({ key, emitted });

@@ -222,12 +222,27 @@ export function writeIdentity(text: string, target: Uint8Array, at: number): voi
 
 /**
  * The text a row is identified by: the cells of the given columns (all columns for a whole-row
- * identity), in column order, as JSON — independent of output keys and conversion.
+ * identity), in column order, independent of output keys and conversion. Each cell is written as its
+ * length, a colon and its text: text cells as they are, other cells (numbers, booleans, objects, null
+ * for a missing cell) as JSON after a "~". Every cell says where it ends, so no two lists of cells
+ * give one text, and text is not escaped character by character as the JSON of the list would.
+ *
+ * The hash reads text as UTF-8, which turns every lone surrogate into one character: a row holding
+ * one is written as the JSON of its cells, which escapes them, after a "!" that no other text
+ * starts with.
  */
 export function rowIdentityText(row: ReportRow, ids: readonly string[]): string {
-	const cells: unknown[] = new Array<unknown>(ids.length);
-	for (let i = 0; i < ids.length; i++) cells[i] = row[ids[i]] ?? null;
-	return JSON.stringify(cells);
+	let text = '';
+	for (let i = 0; i < ids.length; i++) {
+		const cell = row[ids[i]];
+		if (typeof cell === 'string') {
+			text += `${cell.length}:${cell}`;
+		} else {
+			const json = JSON.stringify(cell ?? null);
+			text += `~${json.length}:${json}`;
+		}
+	}
+	return text.isWellFormed() ? text : `!${JSON.stringify(ids.map((id) => row[id] ?? null))}`;
 }
 
 // ---- Report reference -------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import type { IdentitySequence } from '../../../../nodes/RecordsReportTrigger/id
 import { identityText } from '../../../../nodes/RecordsReportTrigger/identityText';
 import { RememberedRows } from '../../../../nodes/RecordsReportTrigger/rememberedRows';
 import { NewRowFinder } from '../../../../nodes/RecordsReportTrigger/rowFinder';
+import { rowIdentityText } from '../../../../nodes/shared/report/rows';
 
 const NOTHING = RememberedRows.stored(undefined);
 /** The identities of a read, as texts. */
@@ -90,7 +91,8 @@ describe('new row finder against its string model', () => {
 			private readonly earlier?: Set<string>,
 		) {}
 		visit(row: Record<string, string>): boolean {
-			const text = JSON.stringify(this.ids.map((id) => row[id] ?? null));
+			// The text of the cells as the finder makes it (its format is tested with rows.ts).
+			const text = rowIdentityText(row, this.ids);
 			const base = hashOf(text);
 			this.bases.push(base);
 			const copy = (this.occurrences.get(base) ?? this.copiesEarlier(base)) + 1;

@@ -1,6 +1,9 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a test: runs in Node.js, not inside n8n
+	(`process`: a failing case is replayed with FC_SEED and FC_PATH) */
 import { createHash } from 'node:crypto';
 
 import fc from 'fast-check';
+import type { IDataObject } from 'n8n-workflow';
 
 import {
 	columnKeys,
@@ -183,6 +186,65 @@ describe('row identity', () => {
 	it('does not confuse cells that would run together as text', () => {
 		expect(rowIdentityText({ a: 'x,y', b: '' }, ['a', 'b'])).not.toBe(rowIdentityText({ a: 'x', b: 'y' }, ['a', 'b']));
 		expect(rowIdentityText({ a: '' }, ['a'])).not.toBe(rowIdentityText({}, ['a']));
+		expect(rowIdentityText({ a: 1, b: '23:abc' }, ['a', 'b'])).not.toBe(rowIdentityText({ a: 12, b: '3:abc' }, ['a', 'b']));
+		expect(rowIdentityText({ a: 1 }, ['a'])).not.toBe(rowIdentityText({ a: '1' }, ['a']));
+		expect(rowIdentityText({ a: 'null' }, ['a'])).not.toBe(rowIdentityText({ a: null }, ['a']));
+		expect(rowIdentityText({ a: null }, ['a'])).toBe(rowIdentityText({}, ['a']));
+	});
+
+	it('tells rows apart exactly when their cells differ, lone surrogates too: property-based', () => {
+		// Few characters, so that different cells often write similar text; a lone surrogate and the
+		// character that UTF-8 puts in its place among them.
+		const text = fc.string({ unit: fc.constantFrom('1', '2', ':', '~', '!', '"', 'ř', '\ud800', '\udc00', '\ufffd', '😀'), maxLength: 6 });
+		const cell = fc.oneof(text, text, fc.integer({ min: -20, max: 200 }), fc.constantFrom(null, undefined, true, 1.5), fc.dictionary(text, text, { maxKeys: 2 }));
+		const cells = fc.array(cell, { minLength: 1, maxLength: 4 });
+		const identity = (values: unknown[]) => {
+			const ids = values.map((_, index) => `c${index}`);
+			const row = Object.fromEntries(values.map((value, index) => [ids[index], value])) as IDataObject;
+			const bytes = new Uint8Array(IDENTITY_BYTES);
+			writeIdentity(rowIdentityText(row, ids), bytes, 0);
+			return Buffer.from(bytes).toString('hex');
+		};
+		// The oracle: the JSON of the list of cells, a missing cell as null.
+		const json = (values: unknown[]) => JSON.stringify(values.map((value) => value ?? null));
+		// No two lists give one text: the cells can be read back from it.
+		const readBack = (text: string): unknown[] => {
+			if (text.startsWith('!')) return JSON.parse(text.slice(1)) as unknown[];
+			const read: unknown[] = [];
+			for (let at = 0; at < text.length; ) {
+				const isJson = text[at] === '~';
+				const colon = text.indexOf(':', at);
+				const length = Number(text.slice(isJson ? at + 1 : at, colon));
+				expect(Number.isInteger(length) && colon > at).toBe(true);
+				const cellText = text.slice(colon + 1, colon + 1 + length);
+				read.push(isJson ? JSON.parse(cellText) : cellText);
+				at = colon + 1 + length;
+			}
+			return read;
+		};
+		fc.assert(
+			fc.property(cells, (a) => {
+				const ids = a.map((_, index) => `c${index}`);
+				const row = Object.fromEntries(a.map((value, index) => [ids[index], value])) as IDataObject;
+				expect(JSON.stringify(readBack(rowIdentityText(row, ids)))).toBe(json(a));
+			}),
+			{ numRuns: 2_000, seed: Number(process.env.FC_SEED ?? 39), path: process.env.FC_PATH },
+		);
+		fc.assert(
+			fc.property(cells, cells, (a, b) => {
+				const sameCells = a.length === b.length && json(a) === json(b);
+				expect(identity(a) === identity(b)).toBe(sameCells);
+			}),
+			{ numRuns: 5_000, seed: Number(process.env.FC_SEED ?? 39), path: process.env.FC_PATH },
+		);
+		fc.assert(
+			fc.property(cells, (a) => {
+				// Each cell alone changed to another value of its kind, as a report row that was edited.
+				const b = a.map((value) => (typeof value === 'string' ? `${value}\ud800`.slice(1) : value));
+				expect(identity(a) === identity(b)).toBe(json(a) === json(b));
+			}),
+			{ numRuns: 2_000, seed: Number(process.env.FC_SEED ?? 39), path: process.env.FC_PATH },
+		);
 	});
 });
 
