@@ -6,6 +6,7 @@
  * `errors: [{index, message}]`). outcomes.ts decides what it means for each record.
  */
 import { type BatchRecord, claimOf, findNamedRecord, type NumberedClaim } from './recordNumbers';
+import { keptResults } from './keptResults';
 
 /** One entry of a list in the answer, about one record (which one, pairing decides). */
 export interface AnswerEntry {
@@ -64,23 +65,6 @@ interface EntryReading {
 	/** Made when the first such value is found (most entries have none). */
 	identity?: Record<string, unknown>;
 	positive: boolean;
-}
-
-/**
- * `reduce` with its results kept (10,000 at most): the keys and the status words of an answer repeat
- * in every entry, and each is reduced once.
- */
-function keptResults(reduce: (text: string) => string): (text: string) => string {
-	const kept = new Map<string, string>();
-	return (text) => {
-		let reduced = kept.get(text);
-		if (reduced === undefined) {
-			reduced = reduce(text);
-			if (kept.size >= 10_000) kept.clear();
-			kept.set(text, reduced);
-		}
-		return reduced;
-	};
 }
 
 /** A key without case, punctuation or the words that only say "how many". */

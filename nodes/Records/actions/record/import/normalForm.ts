@@ -4,6 +4,7 @@
  */
 
 import type { PreparedRecord } from './preparation';
+import { keptResults } from './keptResults';
 
 /**
  * Text made only of characters below U+0300 (Latin, Latin Extended-A/B: all of Czech) is already in
@@ -16,18 +17,8 @@ function toNfc(text: string): string {
 	return MAY_NEED_NFC.test(text) ? text.normalize('NFC') : text;
 }
 
-/** Field names repeat in every record; normalizing each once saves most of the work. */
-const normalizedNames = new Map<string, string>();
-
-export function normalizeFieldName(name: string): string {
-	let normalized = normalizedNames.get(name);
-	if (normalized === undefined) {
-		normalized = toNfc(name).trim();
-		if (normalizedNames.size >= 10_000) normalizedNames.clear();
-		normalizedNames.set(name, normalized);
-	}
-	return normalized;
-}
+/** A field name in NFC without surrounding spaces; names repeat in every record and are normalized once. */
+export const normalizeFieldName = keptResults((name) => toNfc(name).trim());
 
 /** Parses a comma-separated list of field names into their normalized forms. */
 export function parseFieldList(text: string | undefined): Set<string> {
