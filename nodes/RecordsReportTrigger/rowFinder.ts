@@ -185,7 +185,7 @@ export class NewRowFinder {
 	private noteRepeated(row: ReportRow, copy: number, emitted: boolean): void {
 		const key =
 			this.columnIds.length > 0
-				? this.columnIds.map((id) => (row[id] === null || row[id] === undefined ? '' : String(row[id]))).join(', ')
+				? this.columnIds.map((id) => String(row[id] ?? '')).join(', ')
 				: JSON.stringify(row);
 		if (copy === 2) {
 			this.repeatedKeyCount++;
