@@ -87,7 +87,7 @@ export async function prepareNodeImport(
 	task: ImportTask,
 	records: Array<Record<string, unknown>>,
 ): Promise<{ run(): Promise<Outcome> }> {
-	const nodeType = builtRecordsNode();
+	const nodeType = task.helperOnly ? helperOnlyImportNode(task) : builtRecordsNode();
 	const credentials = { baseUrl: task.baseUrl, token: task.token, allowHttp: true };
 	const input: INodeExecutionData[] = records.map((json) => ({ json: json as IDataObject }));
 	return {
@@ -133,6 +133,30 @@ export async function prepareNodeImport(
 	};
 }
 
+/**
+ * The Records node with its execute replaced by the least an import node can do under n8n's rules:
+ * the batches sent as JSON through n8n's HTTP helper with the Records credential, `concurrency` at
+ * a time, and the input items output as they are. No check, no conversion, no answer read.
+ */
+function helperOnlyImportNode(task: ImportTask): INodeType {
+	const node = Object.create(builtRecordsNode()) as INodeType;
+	node.execute = async function (this: IExecuteFunctions) {
+		const items = this.getInputData();
+		const url = `${task.baseUrl}/api/3p/import/${encodeURIComponent(task.recordTypeId)}`;
+		let next = 0;
+		const sendBatches = async () => {
+			while (next < items.length) {
+				const batch = items.slice(next, next + task.batchSize).map((item) => item.json);
+				next += task.batchSize;
+				await this.helpers.httpRequestWithAuthentication.call(this, 'recordsApi', { method: 'POST', url, body: { data: batch }, json: true });
+			}
+		};
+		await Promise.all(Array.from({ length: task.concurrency }, sendBatches));
+		return [items];
+	};
+	return node;
+}
+
 /** What the Import's pass over its input took: checking every record, then converting every record. */
 export interface ConversionTimes {
 	records: number;
@@ -150,6 +174,18 @@ function conversionInput(task: ConvertTask): Array<Record<string, unknown>> {
 	return task.values === 'parsed' ? (JSON.parse(JSON.stringify(records)) as typeof records) : records;
 }
 
+/** Lists each item's keys and reads each value, nothing more; returns the items that have a value. */
+function keysAndValues(items: INodeExecutionData[]): number {
+	let withValues = 0;
+	for (const { json } of items) {
+		const keys = Object.keys(json);
+		let read = 0;
+		for (let index = 0; index < keys.length; index++) if (json[keys[index]] !== undefined) read++;
+		if (read > 0) withValues++;
+	}
+	return withValues;
+}
+
 /**
  * The Records node as n8n-core runs it, with Import's parameters, its execute replaced by Import's
  * own reading of the input (settings, then the check of every record, then the conversion of every
@@ -164,7 +200,14 @@ export function prepareNodeConversion(task: ConvertTask): { run(): Promise<Outco
 	measuring.execute = async function (this: IExecuteFunctions) {
 		const cpuBefore = process.cpuUsage();
 		const started = performance.now();
-		const { records: pending } = readRecords.call(this, this.getInputData(), readSettings.call(this), false);
+		const items = this.getInputData();
+		if (task.keysAndValuesOnly) {
+			const read = keysAndValues(items);
+			const cpu = process.cpuUsage(cpuBefore);
+			times = { records: read, checkMs: performance.now() - started, convertMs: 0, cpuMs: (cpu.user + cpu.system) / 1000 };
+			return [[]];
+		}
+		const { records: pending } = readRecords.call(this, items, readSettings.call(this), false);
 		const checked = performance.now();
 		let converted = 0;
 		for (const record of pending) if (record.record !== undefined) converted++;

@@ -46,6 +46,11 @@ export interface ImportTask extends RawClientOptions {
 	continueOnFail?: boolean;
 	/** Node only: the records with typed values (numbers, Dates, null) that the node converts. */
 	values?: 'typed';
+	/**
+	 * Node only: instead of Import, a node that sends the batches through n8n's HTTP helper as JSON
+	 * and outputs its input items: the least that any import node under n8n's rules can do.
+	 */
+	helperOnly?: boolean;
 }
 
 /** Polls of the Records Report Trigger: the two polls after the one that remembers the report. */
@@ -83,6 +88,11 @@ export interface ConvertTask {
 	 * or webhook answer gives them; or the same records with typed values.
 	 */
 	values: 'text' | 'parsed' | 'typed';
+	/**
+	 * Instead of Import's reading, only list each record's keys and read each value: the least that
+	 * any check of every record can do with these records.
+	 */
+	keysAndValuesOnly?: boolean;
 }
 
 export type Task = ReadTask | ImportTask | PollTask | ConvertTask;
