@@ -13,7 +13,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameter
 import { runNode, type RunNodeResult } from '../../harness/n8nCoreHarness';
 import { builtImportReading, builtRecordsNode } from '../lib/built-package';
 import { checkRows } from '../lib/check';
-import { IMPORT_RECORD_TYPE, invoiceRecords, typedInvoiceRecords } from '../lib/data';
+import { IMPORT_RECORD_TYPE, importPath, invoiceRecords, typedInvoiceRecords } from '../lib/data';
 import { withFirstRequestTime } from '../lib/first-request';
 import type { ConvertTask, ImportTask, ReadTask, TaskResult } from '../lib/tasks';
 
@@ -142,7 +142,7 @@ function helperOnlyImportNode(task: ImportTask): INodeType {
 	const node = Object.create(builtRecordsNode()) as INodeType;
 	node.execute = async function (this: IExecuteFunctions) {
 		const items = this.getInputData();
-		const url = `${task.baseUrl}/api/3p/import/${encodeURIComponent(task.recordTypeId)}`;
+		const url = `${task.baseUrl}${importPath(task.recordTypeId)}`;
 		let next = 0;
 		const sendBatches = async () => {
 			while (next < items.length) {
@@ -201,16 +201,21 @@ export function prepareNodeConversion(task: ConvertTask): { run(): Promise<Outco
 		const cpuBefore = process.cpuUsage();
 		const started = performance.now();
 		const items = this.getInputData();
+		// The check of every record, then what converts them and counts them.
+		let convert: () => number;
 		if (task.keysAndValuesOnly) {
 			const read = keysAndValues(items);
-			const cpu = process.cpuUsage(cpuBefore);
-			times = { records: read, checkMs: performance.now() - started, convertMs: 0, cpuMs: (cpu.user + cpu.system) / 1000 };
-			return [[]];
+			convert = () => read;
+		} else {
+			const { records: pending } = readRecords.call(this, items, readSettings.call(this), false);
+			convert = () => {
+				let converted = 0;
+				for (const record of pending) if (record.record !== undefined) converted++;
+				return converted;
+			};
 		}
-		const { records: pending } = readRecords.call(this, items, readSettings.call(this), false);
 		const checked = performance.now();
-		let converted = 0;
-		for (const record of pending) if (record.record !== undefined) converted++;
+		const converted = convert();
 		const convertedAt = performance.now();
 		const cpu = process.cpuUsage(cpuBefore);
 		times = { records: converted, checkMs: checked - started, convertMs: convertedAt - checked, cpuMs: (cpu.user + cpu.system) / 1000 };

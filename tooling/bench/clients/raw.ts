@@ -11,6 +11,7 @@ import * as https from 'node:https';
 import axios, { type AxiosInstance } from 'axios';
 
 import { ADAPTIVE_FIRST_PAGE, ADAPTIVE_MAX_PAGE } from '../../../nodes/shared/report/pageSize';
+import { importPath } from '../lib/data';
 
 export interface RawReadOptions {
 	baseUrl: string;
@@ -122,7 +123,7 @@ export interface RawImportOptions {
 /** Posts the records in batches of `batchSize`, with up to `concurrency` batches in flight. */
 export async function importRaw(options: RawImportOptions): Promise<{ requests: number; records: number }> {
 	const client = axiosFor(options.baseUrl, options.token);
-	const path = `/api/3p/import/${encodeURIComponent(options.recordTypeId)}`;
+	const path = importPath(options.recordTypeId);
 	const batches = Math.ceil(options.records.length / options.batchSize);
 	let next = 0;
 	let records = 0;

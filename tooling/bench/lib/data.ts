@@ -4,6 +4,11 @@ import { INVOICE_FIELDS, INVOICE_KEY_FIELD, RECORD_TYPES } from '../../sandbox/s
 export const IMPORT_RECORD_TYPE = RECORD_TYPES.receivedInvoices;
 export const IMPORT_KEY_FIELD = INVOICE_KEY_FIELD;
 
+/** The path that imports records of a record type (spec §4.1). */
+export function importPath(recordTypeId: string): string {
+	return `/api/3p/import/${encodeURIComponent(recordTypeId)}`;
+}
+
 const PARTNERS = ['ČEZ Prodej, a.s.', 'Alza.cz a.s.', 'Kancelářské potřeby s.r.o.', 'Účetní služby Novák', 'Škoda Auto a.s.'];
 const STATES = ['Nová', 'Schválená', 'Zaplacená'];
 
