@@ -210,7 +210,7 @@ export function prepareNodeConversion(task: ConvertTask): { run(): Promise<Outco
 			const { records: pending } = readRecords.call(this, items, readSettings.call(this), false);
 			convert = () => {
 				let converted = 0;
-				for (const record of pending) if (record.record !== undefined) converted++;
+				for (let position = 0; position < pending.length; position++) if (pending.prepared(position) !== undefined) converted++;
 				return converted;
 			};
 		}

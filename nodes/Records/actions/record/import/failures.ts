@@ -7,7 +7,7 @@ import type { ImportAnswer } from './answer';
 import type { RecordVerdict } from './outcomes';
 import { claimOf, findNamedRecord, settleCounting } from './recordNumbers';
 import type { BatchFailure, FailedRecord, ImportResults } from './types';
-import type { PendingRecord } from './records';
+import type { PendingRecords } from './pendingRecords';
 import { requestOutcome, type RequestOutcome } from '../../../../shared/transport';
 
 /** "3", "3–7", "3–7, 9, 12–20" (capped). */
@@ -85,11 +85,11 @@ function outcomeOf(error: Error): RequestOutcome {
 }
 
 /** Where a 4xx message names a record: the input item, or both items it may be when the counting is not settled. */
-function pointAtRecord(description: string, batch: ImportBatch, records: PendingRecord[]): { itemIndex?: number; text: string } | undefined {
+function pointAtRecord(description: string, batch: ImportBatch, records: PendingRecords): { itemIndex?: number; text: string } | undefined {
 	const named = findNamedRecord(description);
 	if (!named) return undefined;
-	const batchRecords = batch.positions.map((position) => records[position].record);
-	const itemAt = (position: number) => records[batch.positions[position]].itemIndex;
+	const batchRecords = batch.positions.map((position) => records.prepared(position));
+	const itemAt = (position: number) => records.itemIndexes[batch.positions[position]];
 	const counting = settleCounting([claimOf(named)], batchRecords);
 	const field = named.field ? `, field "${named.field}"` : '';
 	if ('base' in counting) {
@@ -107,10 +107,10 @@ export function describeFailure(
 	error: unknown,
 	batch: ImportBatch,
 	batchCount: number,
-	records: PendingRecord[],
+	records: PendingRecords,
 ): BatchFailure {
 	const cause = error instanceof Error ? error : new Error(String(error));
-	const itemIndexes = batch.positions.map((position) => records[position].itemIndex);
+	const itemIndexes = batch.positions.map((position) => records.itemIndexes[position]);
 	const serviceMessage = (error as { description?: unknown }).description;
 	let description = typeof serviceMessage === 'string' ? serviceMessage : '';
 	// n8n also files error codes such as ECONNRESET as `httpCode`; only a status is one here.
@@ -158,7 +158,7 @@ export function describeAnswer(
 	this: IExecuteFunctions,
 	batch: ImportBatch,
 	batchCount: number,
-	records: PendingRecord[],
+	records: PendingRecords,
 	answer: { verdicts: RecordVerdict[]; unknownBecause?: string },
 ): BatchFailure | undefined {
 	const refused: number[] = [];
@@ -168,7 +168,7 @@ export function describeAnswer(
 		else if (verdict.outcome === 'unknown') unknown.push(indexInBatch);
 	});
 	if (refused.length === 0 && unknown.length === 0) return undefined;
-	const itemIndexes = batch.positions.map((position) => records[position].itemIndex);
+	const itemIndexes = batch.positions.map((position) => records.itemIndexes[position]);
 	const refusedItems = refused.map((indexInBatch) => itemIndexes[indexInBatch]);
 	const unknownItems = unknown.map((indexInBatch) => itemIndexes[indexInBatch]);
 	const imported = batch.positions.length - refused.length - unknown.length;

@@ -31,8 +31,7 @@ export async function execute(
 			if (slot.error.description) json.description = slot.error.description;
 			return { json, pairedItem: { item: slot.itemIndex } };
 		}
-		const record = records[slot];
-		const json = results.outputs[slot] ?? failureOutput(record, results.failedAt[slot]);
-		return { json, pairedItem: { item: record.itemIndex } };
+		const json = results.outputs[slot] ?? failureOutput(records, slot, results.failedAt[slot]);
+		return { json, pairedItem: { item: records.itemIndexes[slot] } };
 	});
 }

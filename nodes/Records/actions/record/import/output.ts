@@ -6,7 +6,7 @@ import type { PreparedRecord } from './values';
 import type { FailedRecord } from './types';
 import type { ImportSettings } from './settings';
 import type { RecordVerdict } from './outcomes';
-import { type PendingRecord, sendableRecord } from './records';
+import type { PendingRecords } from './pendingRecords';
 import { recordOutcome } from './failures';
 
 export function successOutput(
@@ -34,14 +34,14 @@ function errorText(failed: FailedRecord | undefined): string {
 	return `Not sent, because batch ${failed.failure.batch.number} failed: ${failed.failure.cause.message}`;
 }
 
-export function failureOutput(record: PendingRecord, failed: FailedRecord | undefined): IDataObject {
+export function failureOutput(records: PendingRecords, position: number, failed: FailedRecord | undefined): IDataObject {
 	const json: IDataObject = { error: errorText(failed), outcome: recordOutcome(failed) };
 	const answered = failed?.refusal !== undefined || failed?.unknown !== undefined;
 	const text = answered ? failed?.failure.message : failed?.failure.description;
 	if (text) json.description = text;
 	if (failed?.failure.httpCode) json.httpCode = failed.failure.httpCode;
-	json.recordTypeId = record.recordTypeId;
+	json.recordTypeId = records.recordTypeIds[position];
 	if (failed) json.batch = failed.batch.number;
-	json.record = sendableRecord(record);
+	json.record = records.sendable(position);
 	return json;
 }

@@ -1,6 +1,6 @@
 /**
  * Reading the records of the input items: record type, data mode, per-item errors; every record
- * checked before the first request, its values converted as its batch is sent.
+ * checked before the first request (its values are converted as its batch is sent, PendingRecords).
  */
 import type { IExecuteFunctions, INodeExecutionData, NodeParameterValueType } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -11,70 +11,13 @@ import {
 	parseFieldList,
 	type PreparedRecord,
 	prepareFields,
-	prepareRecord,
 	RecordValueError,
-	recordsJsonInNfc,
 	selectFields,
 } from './values';
-import { normalizeRecordText } from './normalForm';
-import type { DataMode, ImportSettings } from './settings';
+import { PendingRecords } from './pendingRecords';
+import type { ImportSettings } from './settings';
 import { itemParameterReader } from '../../../../shared/parameters/itemParameter';
 import { jsonParameter } from '../../../../shared/parameters/kit';
-
-/** How far a pending record is on its way to being sent. */
-type Stage = 'checked' | 'prepared' | 'sendable';
-
-/**
- * A checked record and the input item it came from. Every record is checked before the first
- * request; its values are converted (prepareRecord) only when its batch's body is made, while the
- * batch before it is on the wire, or when it is first read otherwise (a failure's message, the
- * output item of a record never sent).
- */
-export class PendingRecord {
-	constructor(
-		readonly itemIndex: number,
-		readonly recordTypeId: string,
-		/** The record as the input gave it until it is prepared, then as prepared. */
-		private current: unknown,
-		private stage: Stage,
-		private readonly settings: ImportSettings,
-	) {}
-
-	/** The record as prepared for sending (before its text is brought to NFC). */
-	get record(): PreparedRecord {
-		if (this.stage === 'checked') {
-			this.current = prepareRecord(this.current, this.settings.values);
-			this.stage = this.settings.normalizeTextValues ? 'prepared' : 'sendable';
-		}
-		return this.current as PreparedRecord;
-	}
-
-	/** Whether the record is as it is sent: prepared, and its text in NFC (or NFC is off). */
-	get sendable(): boolean {
-		return this.stage === 'sendable';
-	}
-
-	/** Takes the record as it is sent: the prepared record, its text brought to NFC. */
-	setSendable(record: PreparedRecord): void {
-		this.current = record;
-		this.stage = 'sendable';
-	}
-}
-
-/** The record as it is sent and output. */
-export function sendableRecord(pending: PendingRecord): PreparedRecord {
-	if (!pending.sendable) pending.setSendable(normalizeRecordText(pending.record));
-	return pending.record;
-}
-
-/** The JSON array of records as they are sent. */
-export function sendableJson(pending: PendingRecord[]): string {
-	const prepared = pending.map((record) => record.record);
-	if (pending.every((record) => record.sendable)) return JSON.stringify(prepared);
-	const { json, records } = recordsJsonInNfc(prepared);
-	pending.forEach((record, index) => record.setSendable(records[index]));
-	return json;
-}
 
 /**
  * One output item to be: a record's outcome (the record's position in the list of records), or the
@@ -153,35 +96,55 @@ export function itemParameters(this: IExecuteFunctions): ItemParameters {
 	};
 }
 
-/** The raw records one input item holds, before value preparation. */
-export function rawRecordsOf(
+/** The record of an input item in "Each Input Item Is One Record": its fields, all or some. */
+function autoMappedRecord(
 	this: IExecuteFunctions,
 	item: INodeExecutionData,
 	itemIndex: number,
-	dataMode: DataMode,
 	parameters: ItemParameters,
-): unknown[] {
-	if (dataMode === 'autoMapInputData') {
-		const fieldsToSend = parameters.fieldsToSend(itemIndex);
-		if (fieldsToSend === 'selected') {
-			const include = parameters.fieldsToInclude(itemIndex);
-			if (include.size === 0) {
-				throw new NodeOperationError(this.getNode(), `"Fields to Include" names no field [item ${itemIndex}]`, {
-					itemIndex,
-					description: 'List the input fields to send, separated by commas, or choose "All Fields".',
-				});
-			}
-			return [selectFields(item.json, { include })];
+): unknown {
+	const fieldsToSend = parameters.fieldsToSend(itemIndex);
+	if (fieldsToSend === 'selected') {
+		const include = parameters.fieldsToInclude(itemIndex);
+		if (include.size === 0) {
+			throw new NodeOperationError(this.getNode(), `"Fields to Include" names no field [item ${itemIndex}]`, {
+				itemIndex,
+				description: 'List the input fields to send, separated by commas, or choose "All Fields".',
+			});
 		}
-		if (fieldsToSend === 'allExcept') {
-			const exclude = parameters.fieldsToExclude(itemIndex);
-			return [selectFields(item.json, { exclude })];
-		}
-		return [item.json];
+		return selectFields(item.json, { include });
 	}
-	if (dataMode === 'defineBelow') {
-		return [parameters.fields(itemIndex)];
+	if (fieldsToSend === 'allExcept') return selectFields(item.json, { exclude: parameters.fieldsToExclude(itemIndex) });
+	return item.json;
+}
+
+/** The record an item's "Fields" define, prepared at once (one record per item, read from its parameters). */
+function definedRecord(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	parameters: ItemParameters,
+	settings: ImportSettings,
+): PreparedRecord {
+	const pairs = parameters.fields(itemIndex);
+	if (pairs.length === 0) {
+		throw new NodeOperationError(this.getNode(), `No fields are defined [item ${itemIndex}]`, {
+			itemIndex,
+			description: 'Add at least one field under "Fields", with its name as the record type has it.',
+		});
 	}
+	try {
+		return prepareFields(
+			pairs.map((pair) => [typeof pair.name === 'string' ? pair.name : String(pair.name ?? ''), pair.value] as const),
+			settings.values,
+		);
+	} catch (error) {
+		if (error instanceof RecordValueError) throw itemError.call(this, itemIndex, error);
+		throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+	}
+}
+
+/** The records an item's "Records (JSON)" holds: a list, one record, or a whole `{"data": [...]}` body. */
+function jsonRecords(this: IExecuteFunctions, itemIndex: number, parameters: ItemParameters): unknown[] {
 	const value = parameters.jsonRecords(itemIndex);
 	if (typeof value === 'string' && value.trim() === '') {
 		throw new NodeOperationError(this.getNode(), `"Records (JSON)" is empty [item ${itemIndex}]`, {
@@ -207,71 +170,61 @@ export function rawRecordsOf(
 	);
 }
 
-/** Checks the records of one input item and adds them to `records`; throws when one is refused. */
-function addItemRecords(
+/** Checks one record of an item and adds it; throws, naming the item (and `where` in it), when it is refused. */
+function addCheckedRecord(
 	this: IExecuteFunctions,
-	rawRecords: unknown[],
+	records: PendingRecords,
+	record: unknown,
 	itemIndex: number,
 	recordTypeId: string,
-	settings: ImportSettings,
-	records: PendingRecord[],
+	where = '',
 ): void {
-	if (settings.dataMode === 'defineBelow') {
-		const pairs = rawRecords[0] as Array<{ name?: unknown; value?: unknown }>;
-		if (pairs.length === 0) {
-			throw new NodeOperationError(this.getNode(), `No fields are defined [item ${itemIndex}]`, {
-				itemIndex,
-				description: 'Add at least one field under "Fields", with its name as the record type has it.',
-			});
-		}
-		let record: PreparedRecord;
-		try {
-			// Prepared at once: the pairs are read from the item's parameters, one record per item.
-			record = prepareFields(
-				pairs.map((pair) => [typeof pair.name === 'string' ? pair.name : String(pair.name ?? ''), pair.value] as const),
-				settings.values,
-			);
-		} catch (error) {
-			if (error instanceof RecordValueError) throw itemError.call(this, itemIndex, error);
-			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-		}
-		records.push(new PendingRecord(itemIndex, recordTypeId, record, preparedStage(settings), settings));
-		return;
+	let asGiven: boolean;
+	try {
+		asGiven = checkRecord(record, records.settings.values);
+	} catch (error) {
+		if (error instanceof RecordValueError) throw itemError.call(this, itemIndex, error, where);
+		throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 	}
-	for (let recordIndex = 0; recordIndex < rawRecords.length; recordIndex++) {
-		const raw = rawRecords[recordIndex];
-		let asGiven: boolean;
-		try {
-			asGiven = checkRecord(raw, settings.values);
-		} catch (error) {
-			if (error instanceof RecordValueError) {
-				const where = settings.dataMode === 'json' && rawRecords.length > 1 ? `, record ${recordIndex} of its JSON` : '';
-				throw itemError.call(this, itemIndex, error, where);
-			}
-			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-		}
-		records.push(new PendingRecord(itemIndex, recordTypeId, raw, asGiven ? preparedStage(settings) : 'checked', settings));
-	}
+	records.add(itemIndex, recordTypeId, record, asGiven);
 }
 
-/** The stage of a record that needs no conversion: sendable at once unless its text is brought to NFC. */
-function preparedStage(settings: ImportSettings): Stage {
-	return settings.normalizeTextValues ? 'prepared' : 'sendable';
+/** Reads, checks and adds the records of one input item; throws when the item or one of its records is refused. */
+function addItemRecords(
+	this: IExecuteFunctions,
+	records: PendingRecords,
+	item: INodeExecutionData,
+	itemIndex: number,
+	recordTypeId: string,
+	parameters: ItemParameters,
+): void {
+	const { dataMode } = records.settings;
+	if (dataMode === 'autoMapInputData') {
+		addCheckedRecord.call(this, records, autoMappedRecord.call(this, item, itemIndex, parameters), itemIndex, recordTypeId);
+	} else if (dataMode === 'defineBelow') {
+		records.add(itemIndex, recordTypeId, definedRecord.call(this, itemIndex, parameters, records.settings), true);
+	} else {
+		const list = jsonRecords.call(this, itemIndex, parameters);
+		list.forEach((record, recordIndex) => {
+			const where = list.length > 1 ? `, record ${recordIndex} of its JSON` : '';
+			addCheckedRecord.call(this, records, record, itemIndex, recordTypeId, where);
+		});
+	}
 }
 
 /**
  * Reads and checks every item before the first request, so bad input stops the run (or, with
  * "continue on fail", fails only its own item) before anything is imported. The records' values
- * are converted later, batch by batch (PendingRecord).
+ * are converted later, batch by batch (PendingRecords).
  */
 export function readRecords(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	settings: ImportSettings,
 	continueOnFail: boolean,
-): { records: PendingRecord[]; slots: OutputSlot[] } {
+): { records: PendingRecords; slots: OutputSlot[] } {
 	const once = settings.dataMode === 'json' && this.getNodeParameter('jsonEvaluation', 0, 'eachItem') === 'once';
-	const records: PendingRecord[] = [];
+	const records = new PendingRecords(settings);
 	const slots: OutputSlot[] = [];
 	const parameters = itemParameters.call(this);
 	// The record type of the item before: most items name the same one.
@@ -281,11 +234,10 @@ export function readRecords(
 		try {
 			const raw = parameters.recordTypeId(itemIndex);
 			if (recordType === undefined || recordType.raw !== raw) recordType = { raw, id: readRecordTypeId.call(this, raw, itemIndex) };
-			const rawRecords = rawRecordsOf.call(this, items[itemIndex], itemIndex, settings.dataMode, parameters);
-			addItemRecords.call(this, rawRecords, itemIndex, recordType.id, settings, records);
+			addItemRecords.call(this, records, items[itemIndex], itemIndex, recordType.id, parameters);
 			for (let position = first; position < records.length; position++) slots.push(position);
 		} catch (error) {
-			records.length = first;
+			records.truncate(first);
 			const nodeError =
 				error instanceof NodeOperationError
 					? error

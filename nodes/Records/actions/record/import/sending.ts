@@ -7,7 +7,8 @@ import { readImportAnswer } from './answer';
 import type { ImportResults } from './types';
 import { successOutput } from './output';
 import type { ImportSettings } from './settings';
-import { IMPORT_PATH, type PendingRecord, sendableJson, sendableRecord } from './records';
+import { IMPORT_PATH } from './records';
+import type { PendingRecords } from './pendingRecords';
 import { BodyAhead } from './bodyAhead';
 import {
 	recordsApiRequest,
@@ -32,14 +33,11 @@ import { redactValue } from '../../../../shared/transport/redaction';
  */
 export async function sendBatches(
 	this: IExecuteFunctions,
-	records: PendingRecord[],
+	records: PendingRecords,
 	settings: ImportSettings,
 	continueOnFail: boolean,
 ): Promise<ImportResults> {
-	const batches = planBatches(
-		records.map((record) => record.recordTypeId),
-		settings.batchSize,
-	);
+	const batches = planBatches(records.recordTypeIds, settings.batchSize);
 	const results: ImportResults = {
 		outputs: new Array(records.length).fill(undefined),
 		failedAt: new Array(records.length).fill(undefined),
@@ -54,7 +52,7 @@ export async function sendBatches(
 			const { positions } = batches[batchIndex];
 			return new JsonListBody('data', {
 				length: positions.length,
-				serialize: (start, end) => sendableJson(positions.slice(start, end).map((position) => records[position])),
+				serialize: (start, end) => records.sendableJson(positions.slice(start, end)),
 			});
 		},
 		(batchIndex) => batchIndex < batches.length && mayStart() && !started.has(batches[batchIndex].number),
@@ -73,7 +71,7 @@ export async function sendBatches(
 				for (const position of batch.positions) results.failedAt[position] = { failure: ruledOutBy, batch, sent: false };
 				return;
 			}
-			const itemIndex = records[batch.positions[0]].itemIndex;
+			const itemIndex = records.itemIndexes[batch.positions[0]];
 			try {
 				connection ??= recordsConnection.call(this, itemIndex);
 				const request = recordsApiRequest.call(this, {
@@ -108,7 +106,7 @@ interface BatchContext {
 	results: ImportResults;
 	batch: ImportBatch;
 	batchCount: number;
-	records: PendingRecord[];
+	records: PendingRecords;
 	settings: ImportSettings;
 }
 
@@ -122,9 +120,9 @@ function fileAnswer(
 	response: RecordsResponse,
 	connection: RecordsConnection,
 ): void {
-	const sent = batch.positions.map((position) => sendableRecord(records[position]));
+	const sent = batch.positions.map((position) => records.sendable(position));
 	const answer = readImportAnswer(response, sent, connection.secrets);
-	const itemIndex = records[batch.positions[0]].itemIndex;
+	const itemIndex = records.itemIndexes[batch.positions[0]];
 	if (answer.kind === 'foreign') throw foreignAnswerError.call(this, answer, itemIndex);
 	const failure = describeAnswer.call(this, batch, batchCount, records, answer);
 	// The answer as output items show it ("Include Full Response"), without the secrets it may echo.

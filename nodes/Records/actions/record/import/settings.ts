@@ -35,7 +35,7 @@ export interface ImportSettings {
 	/** n8n's Retry On Fail (node settings) is on: a failed run is started again, whole. */
 	retryOnFail: boolean;
 	values: ValuePreparationOptions;
-	/** Whether text values are brought to NFC (see sendableRecord). */
+	/** Whether text values are brought to NFC (see PendingRecords.sendable). */
 	normalizeTextValues: boolean;
 }
 
