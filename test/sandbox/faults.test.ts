@@ -2,7 +2,7 @@
 	n8n (Node.js's modules) */
 import * as http from 'node:http';
 import { ok, request, type ClientFailure, type ClientResponse } from './http-client';
-import { sleep } from '../../tooling/lib/proc';
+import { waitFor } from '../../tooling/lib/proc';
 import { RECORD_TYPES, REPORTS, TOKENS } from '../../tooling/sandbox/server';
 import { useSandbox } from '../integration/fixture';
 
@@ -41,15 +41,6 @@ interface Stats {
 }
 
 const stats = async (): Promise<Stats> => (await control('GET', '/stats')).json as Stats;
-
-/** Waits until `done` holds, for at most `timeoutMs`. */
-const until = async (done: () => boolean, timeoutMs = 5000): Promise<void> => {
-	const deadline = Date.now() + timeoutMs;
-	while (!done()) {
-		if (Date.now() > deadline) throw new Error(`Still not done after ${timeoutMs} ms`);
-		await sleep(10);
-	}
-};
 
 describe('fault injection', () => {
 	it('limits each token to n requests per window, answering 429 with the seconds left of the window', async () => {
@@ -133,7 +124,10 @@ describe('fault injection', () => {
 		expect(taskNames()).toContain('Pomalý');
 		// The held answers go out after the client left: the import is logged then, as reset. Waiting for
 		// it keeps it out of the statistics of the tests that follow.
-		await until(() => sandbox.state.stats.importLog.length > 0);
+		await waitFor('the held import to be logged', () => (sandbox.state.stats.importLog.length > 0 ? true : undefined), {
+			timeoutMs: 5000,
+			intervalMs: 10,
+		});
 		expect(sandbox.state.stats.importLog).toEqual([expect.objectContaining({ keys: ['Pomalý'], status: 'reset' })]);
 	});
 
