@@ -174,16 +174,20 @@ function conversionInput(task: ConvertTask): Array<Record<string, unknown>> {
 	return task.values === 'parsed' ? (JSON.parse(JSON.stringify(records)) as typeof records) : records;
 }
 
-/** Lists each item's keys and reads each value, nothing more; returns the items that have a value. */
-function keysAndValues(items: INodeExecutionData[]): number {
-	let withValues = 0;
+/**
+ * Lists each item's keys and asks each value's type, nothing more; returns the items that have a
+ * text value. Any check must know each value's type, and asking it reads the value itself, not
+ * only the record's reference to it.
+ */
+function keysAndValueTypes(items: INodeExecutionData[]): number {
+	let withText = 0;
 	for (const { json } of items) {
 		const keys = Object.keys(json);
-		let read = 0;
-		for (let index = 0; index < keys.length; index++) if (json[keys[index]] !== undefined) read++;
-		if (read > 0) withValues++;
+		let texts = 0;
+		for (let index = 0; index < keys.length; index++) if (typeof json[keys[index]] === 'string') texts++;
+		if (texts > 0) withText++;
 	}
-	return withValues;
+	return withText;
 }
 
 /**
@@ -203,8 +207,8 @@ export function prepareNodeConversion(task: ConvertTask): { run(): Promise<Outco
 		const items = this.getInputData();
 		// The check of every record, then what converts them and counts them.
 		let convert: () => number;
-		if (task.keysAndValuesOnly) {
-			const read = keysAndValues(items);
+		if (task.keysAndTypesOnly) {
+			const read = keysAndValueTypes(items);
 			convert = () => read;
 		} else {
 			const { records: pending } = readRecords.call(this, items, readSettings.call(this), false);

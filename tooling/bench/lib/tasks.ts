@@ -89,10 +89,10 @@ export interface ConvertTask {
 	 */
 	values: 'text' | 'parsed' | 'typed';
 	/**
-	 * Instead of Import's reading, only list each record's keys and read each value: the least that
-	 * any check of every record can do with these records.
+	 * Instead of Import's reading, only list each record's keys and ask each value's type: the least
+	 * that any check of every record can do with these records.
 	 */
-	keysAndValuesOnly?: boolean;
+	keysAndTypesOnly?: boolean;
 }
 
 export type Task = ReadTask | ImportTask | PollTask | ConvertTask;
