@@ -26,6 +26,7 @@ import {
 	type RetryPolicy,
 } from '../../nodes/shared/transport';
 import { runNode, type RecordsCredentialData, type RunNodeResult } from '../../tooling/harness/n8nCoreHarness';
+import { sleep } from '../../tooling/lib/proc';
 import { addFaults as addSandboxFaults, setGuesses } from '../../tooling/sandbox/control';
 import { GUESS_SETS } from '../../tooling/sandbox/guesses';
 import { RECORD_TYPES, REPORTS, TOKENS } from '../../tooling/sandbox/server';
@@ -251,6 +252,15 @@ describe('requests', () => {
 	});
 });
 
+/**
+ * Waits until the next second of the clock begins. The sandbox's rate limits count whole seconds of
+ * the clock, so readers started then arrive within one window, not two (which would let twice as
+ * many through and refuse fewer than the test is about).
+ */
+function windowStart(): Promise<void> {
+	return sleep(1000 - (Date.now() % 1000));
+}
+
 describe('retries of reads', () => {
 	it('waits for Retry-After after a 429, then succeeds', async () => {
 		await addFaults({ route: 'report', status: 429, retryAfter: 1, times: 1 });
@@ -265,6 +275,7 @@ describe('retries of reads', () => {
 		// Two requests per second per token: eight readers on one token start at once, as parallel
 		// pages or two workflows would. Each waits Retry-After plus jitter, so they come back apart.
 		await addFaults({ route: 'report', rateLimit: { requests: 2, windowSeconds: 1 } });
+		await windowStart();
 		const readers = await Promise.all(Array.from({ length: 8 }, () => getReport(REPORTS.costs, { retry: { baseDelayMs: 500, maxDelayMs: 30_000 } })));
 
 		expect(readers.map((result) => succeeded(result).statusCode)).toEqual(Array(8).fill(200));
@@ -281,6 +292,7 @@ describe('retries of reads', () => {
 	it.each(GUESS_SETS)('under %s (Retry-After on a rate limit, or none), readers and an import refused by it all finish, each once', async (_label, guesses) => {
 		await setGuesses(sandbox, guesses);
 		await addFaults({ route: '*', rateLimit: { requests: 2, windowSeconds: 1 } });
+		await windowStart();
 		const readers = await Promise.all(Array.from({ length: 4 }, () => getReport(REPORTS.costs, { retry: { baseDelayMs: 300, maxDelayMs: 2_000 } })));
 		const imported = await importTasks({ retry: { baseDelayMs: 300, maxDelayMs: 2_000 } });
 
