@@ -7,7 +7,8 @@
  * `take()` page by page, then calls `endRange()`; when `next()` has nothing more to ask, `decide()`
  * tells the rows to emit and the memory to save. A poll whose time runs out asks `cutShort()`
  * whether what it read can be decided on (an ordered poll at the end: the next poll goes on from
- * there); otherwise the poll fails and nothing is remembered. The reads are steps (detection.ts):
+ * there; an ordered mode's full read, a safety net: the read at the chosen end made before it);
+ * otherwise the poll fails and nothing is remembered. The reads are steps (detection.ts):
  * a full read (fullRead.ts), the ordered modes' checks (orderedChecks.ts), the first run of a bounded
  * ordered mode (firstRunEdges.ts). The contract each mode keeps is written in
  * docs/report-trigger-contract.md and proven by the model tests beside this module's tests.
@@ -30,6 +31,7 @@ import {
 	type Step,
 } from './detection';
 import { firstRunEdges } from './firstRunEdges';
+import { followColumns, movedNote } from './followColumns';
 import { FullRead, type FullReadOptions } from './fullRead';
 import { identityText, splitIdentities } from './identityText';
 import { type Memory, remembersEveryRow, WINDOW_ROWS } from './memory';
@@ -43,13 +45,26 @@ export class ChangeDetector {
 	private memory: Memory | undefined;
 	private step: Step | undefined;
 	private finding: Finding | undefined;
-	/** The columns rows are identified by, once the first page told the report's columns. */
+	/** The columns rows are identified by, once the first page told the report's columns, and their names. */
 	private columns: string[] | undefined;
+	private names: string[] | undefined;
 	/** The step being read was replaced (Key Columns changed): end its range, read the new one. */
 	private restarting = false;
 	private readonly notes: string[] = [];
 	private reason: string | undefined;
 	private readonly remembered: RememberedRows;
+	/**
+	 * In an ordered mode, a full read is made after a read at the end where new rows appear that the
+	 * poll can decide on instead, should the full read not fit n8n's time for a poll: `beforeFull`
+	 * while that read is made (why the full read, and whether it reads the report's edges), then
+	 * `fallback`, what it found (the ordered check's rows past the window, or the report as it is at
+	 * its end).
+	 */
+	private beforeFull: { why: string | undefined; atEdges: boolean } | undefined;
+	private fallback: Finding | undefined;
+	private fallbackWhy: string | undefined;
+	/** Whether the poll decided on the fallback: its full read was skipped. */
+	private skippedFull = false;
 
 	constructor(
 		private readonly settings: DetectorSettings,
@@ -90,22 +105,34 @@ export class ChangeDetector {
 	 * (Appended at the End, once the window was read: the rows after it are new, the next poll goes on
 	 * from the last of them). Otherwise the poll must fail without remembering anything.
 	 */
-	cutShort(): boolean {
+	cutShort(budgetSeconds: number): boolean {
+		if (this.fallback !== undefined) {
+			this.decideOnFallback(budgetSeconds);
+			return true;
+		}
 		const finding = this.step instanceof EndCheck ? this.step.cutShort() : undefined;
 		if (finding === undefined) return false;
+		// No time is left for a full read: it is due again at the next poll.
+		this.beforeFull = undefined;
 		this.found(finding);
 		return this.step === undefined;
 	}
 
 	/** What the current read is, for the error of a poll whose time ran out. */
-	get reading(): 'full' | 'ordered' | 'edges' {
+	get reading(): 'full' | 'top' | 'end' | 'edges' {
 		if (this.step instanceof FullRead) return 'full';
-		return this.memory === undefined ? 'edges' : 'ordered';
+		if (this.memory === undefined || this.beforeFull?.atEdges === true) return 'edges';
+		return this.settings.position === 'top' ? 'top' : 'end';
 	}
 
-	/** Why this poll reads in full although an ordered mode was chosen; undefined when it does not. */
+	/** Why this poll reads in full although an ordered mode was chosen; undefined when it does not (or its full read was skipped). */
 	get fullReadReason(): string | undefined {
-		return this.reason;
+		return this.skippedFull ? undefined : this.reason;
+	}
+
+	/** Whether the poll's full read did not fit its time and it decided on the read at its end instead. */
+	get fullReadSkipped(): boolean {
+		return this.skippedFull;
 	}
 
 	/** The rows to emit and the memory to save, once `next()` returned undefined. */
@@ -129,7 +156,7 @@ export class ChangeDetector {
 		}
 		if (firstRun && this.settings.firstRun === 'remember') emit = [];
 		const remembered = this.memory === undefined ? RememberedRows.stored(undefined) : this.remembered;
-		const memory = memoryAfterPoll({ settings: this.settings, previous: this.memory, remembered, columns: this.columns, read });
+		const memory = memoryAfterPoll({ settings: this.settings, previous: this.memory, remembered, columns: this.columns, read, skippedFull: this.skippedFull, names: this.names });
 		const finders = finding.kind === 'full' ? [finding.finder] : this.keyFinder ? [this.keyFinder] : [];
 		return { emit, memory, firstRun, notes: this.notes, finders };
 	}
@@ -138,55 +165,150 @@ export class ChangeDetector {
 
 	private firstStep(): Step {
 		const { memory, settings } = this;
+		const ordered = settings.position !== 'anywhere';
+		const everyRow = remembersEveryRow(settings);
 		if (memory === undefined) {
-			if (!remembersEveryRow(settings) && settings.firstRun === 'remember' && settings.position !== 'anywhere') {
-				return firstRunEdges(settings.position, settings.windowRows ?? WINDOW_ROWS);
-			}
-			return this.fullRead({});
+			if (!ordered || settings.firstRun === 'emit') return this.fullRead({});
+			// Only Remember Them: the report's edges are what later polls compare with; with a full check
+			// the whole report is read after them, and skipped where it does not fit.
+			const edges = this.edges();
+			if (!everyRow) return edges;
+			this.beforeFull = { why: undefined, atEdges: true };
+			return edges;
 		}
 		const bounded = memory.rows === undefined && memory.window !== undefined && memory.count > 0;
+		const samePosition = memory.position === settings.position && memory.window !== undefined && memory.count > 0;
 		// The mode or its memory changed: a full read, compared with every remembered row, or with the
 		// remembered mode's check where only a bounded memory is there.
-		const changed = memory.position !== settings.position || (bounded && remembersEveryRow(settings));
-		if (settings.position === 'anywhere' || changed || memory.window === undefined || memory.count <= 0) {
+		const changed = memory.position !== settings.position || (bounded && everyRow && memory.skipped !== true);
+		if (!ordered || changed || !samePosition) {
 			if (!changed) return this.fullRead({ known: this.remembered });
 			const why = 'New Rows Appear or Full Check Every changed since the last poll';
-			if (!bounded) return this.readInFull(why);
-			const end = memory.position === 'end' ? 'end' : 'top';
-			this.reason = `${why}. The ${windowLength(memory)} rows remembered at the ${end} must stand where they stood; the rows past them are new`;
-			return this.fullRead({ bounded: memory });
+			if (!ordered) return this.fullStep(why);
+			// Where the full read does not fit: the remembered check, where it is the same mode's, else the report's end.
+			this.beforeFull = { why, atEdges: !samePosition };
+			return samePosition ? this.orderedCheck(memory) : this.edges();
 		}
-		if (settings.fullCheckEvery > 0 && memory.polls + 1 >= settings.fullCheckEvery && memory.rows !== undefined) {
-			return this.readInFull(`the full check is due (every ${settings.fullCheckEvery} polls)`);
+		if (settings.fullCheckEvery > 0 && memory.polls + 1 >= settings.fullCheckEvery) {
+			this.beforeFull = { why: `the full check is due (every ${settings.fullCheckEvery} polls)`, atEdges: false };
 		}
-		return settings.position === 'end' ? new EndCheck(memory) : new TopEnd(memory);
+		return this.orderedCheck(memory);
 	}
 
-	/** The columns identities are made of; a Whole Row memory keeps the columns it was made of. */
+	private orderedCheck(memory: Memory): Step {
+		return this.settings.position === 'end' ? new EndCheck(memory) : new TopEnd(memory);
+	}
+
+	/** The report's edges at the end where new rows appear, as a first run that only remembers reads them. */
+	private edges(): Step {
+		return firstRunEdges(this.settings.position === 'top' ? 'top' : 'end', this.settings.windowRows ?? WINDOW_ROWS, this.memory?.count);
+	}
+
+	/**
+	 * The full read of an ordered mode, once the read at its end was made: compared with every remembered
+	 * row, or with the remembered mode's check where only a bounded memory is there.
+	 */
+	private fullStep(why: string | undefined): Step {
+		const { memory } = this;
+		if (memory === undefined) return why === undefined ? this.fullRead({}) : this.readInFull(why);
+		const bounded = memory.rows === undefined && memory.window !== undefined && memory.count > 0;
+		if (!bounded) return this.readInFull(why ?? 'New Rows Appear or Full Check Every changed since the last poll');
+		const end = memory.position === 'end' ? 'end' : 'top';
+		this.reason = `${why ?? 'Full Check Every is set'}. The ${windowLength(memory)} rows remembered at the ${end} must stand where they stood; the rows past them are new`;
+		return this.fullRead({ bounded: memory });
+	}
+
+	/** The read at the end where new rows appear found what the poll can decide on: now the full read. */
+	private keepFallback(finding: Finding): void {
+		const why = this.beforeFull!.why;
+		this.beforeFull = undefined;
+		this.fallback = finding;
+		this.fallbackWhy = why;
+		this.step = this.fullStep(why);
+	}
+
+	/** The full read did not fit the poll's time: the poll decides on what it read at its end. */
+	private decideOnFallback(budgetSeconds: number): void {
+		const finding = this.fallback!;
+		this.fallback = undefined;
+		this.skippedFull = true;
+		this.step = undefined;
+		this.finding = finding;
+		const time = `the whole report could not be read in the time n8n gives one poll (${budgetSeconds} s)`;
+		const again = this.settings.fullCheckEvery > 0 ? `; a full read is tried again in ${this.settings.fullCheckEvery} polls` : '';
+		const end = this.settings.position === 'top' ? 'top' : 'end';
+		if (finding.kind === 'edges' && this.memory !== undefined) {
+			this.notes.push(
+				`new rows cannot be told from old ones without a full read (${this.fallbackWhy ?? 'the remembered rows cannot be checked'}), and ${time}. This poll takes the report as it is at the ${end}: its rows count as emitted (rows added since the last poll that read it cannot be told from old rows and were not emitted; look for them in the report); every row added from now on is emitted${again}`,
+			);
+			return;
+		}
+		const what = finding.kind === 'past' ? `the rows past those remembered at the ${end} are emitted, as New Rows Appear says` : `the rows at the ${end} are remembered`;
+		this.notes.push(`the full check was skipped: ${time}; ${what}${again}`);
+	}
+
+	/**
+	 * The columns identities are made of; a Whole Row memory keeps the columns it was made of. Where
+	 * their ids moved while their names stayed (followColumns.ts), they are followed by name.
+	 */
 	private identityColumns(columns: readonly ReportColumn[]): string[] {
 		if (this.columns !== undefined) return this.columns;
+		const ids = this.settings.identity === 'columns' ? this.keyColumnIds(columns) : this.wholeRowIds(columns);
+		const nameById = new Map(columns.map((column) => [column.id, typeof column.name === 'string' ? column.name : '']));
+		this.names = ids.map((id) => nameById.get(id) ?? '');
+		return (this.columns = ids);
+	}
+
+	/** The key columns: the remembered ones while Key Columns is unchanged, else as the parameter names them. */
+	private keyColumnIds(columns: readonly ReportColumn[]): string[] {
+		const { memory, settings } = this;
+		if (memory !== undefined && memory.keys !== undefined && sameList(memory.keys, settings.keyReferences ?? [])) {
+			const followed = followColumns(memory, columns);
+			const present = new Set(columns.map((column) => column.id));
+			if (!('conflict' in followed) && followed.ids.every((id) => present.has(id))) {
+				if (followed.moved.length > 0) this.notes.push(`${movedNote(followed.moved)}; Key Columns stay the columns they named when the trigger last saved`);
+				return followed.ids;
+			}
+		}
+		const keys = settings.keyColumns(columns);
+		if (memory === undefined || sameList(memory.columns, keys)) return keys;
+		// Other ids: the same columns, where their ids moved, or other Key Columns (the trigger starts over).
+		const followed = followColumns(memory, columns);
+		if ('conflict' in followed || followed.moved.length === 0 || !sameList(followed.ids, keys)) {
+			this.startOver();
+			return keys;
+		}
+		this.notes.push(movedNote(followed.moved));
+		return keys;
+	}
+
+	/** Whole Row: every column on a first run; else the remembered columns, followed by name where their ids moved. */
+	private wholeRowIds(columns: readonly ReportColumn[]): string[] {
 		const ids = columns.map((column) => column.id);
 		const memory = this.memory;
-		if (this.settings.identity === 'columns') {
-			const keys = this.settings.keyColumns(columns);
-			if (memory !== undefined && memory.columns.join('\u0000') !== keys.join('\u0000')) this.startOver();
-			return (this.columns = keys);
+		if (memory === undefined || memory.columns.length === 0) return ids;
+		const followed = followColumns(memory, columns);
+		if ('conflict' in followed) {
+			throw new DetectorError(
+				`Report "${this.settings.report}" changed its columns so that the columns its rows were remembered by cannot be found: ${followed.conflict}`,
+				`With Row Identity "Whole Row" a row is remembered by all its cells, so the trigger cannot tell new rows from old without those columns. Nothing was emitted. If the columns were only renamed, name them as they were. To go on otherwise, choose Row Identity "Key Columns" with a column that identifies a row (e.g. a transaction ID): the next poll is a first run, and On First Run decides what it emits. The report's columns now: ${describeColumns(columns) || 'none'}.`,
+			);
 		}
-		if (memory === undefined || memory.columns.length === 0) return (this.columns = ids);
-		const missing = memory.columns.filter((id) => !ids.includes(id));
+		if (followed.moved.length > 0) this.notes.push(movedNote(followed.moved));
+		const missing = followed.ids.filter((id) => !ids.includes(id));
 		if (missing.length > 0) {
 			throw new DetectorError(
 				`Report "${this.settings.report}" no longer has the column${missing.length > 1 ? 's' : ''} ${missing.map((id) => `"${id}"`).join(', ')} that its rows were remembered by`,
 				`With Row Identity "Whole Row" a row is remembered by all its cells, so after a column is removed no row can be matched with what was remembered, and the trigger cannot tell new rows from old. Nothing was emitted. To go on, choose Row Identity "Key Columns" with a column that identifies a row (e.g. a transaction ID): the next poll is a first run, and On First Run decides what it emits. The report's columns now: ${describeColumns(columns) || 'none'}.`,
 			);
 		}
-		if (ids.length !== memory.columns.length || ids.some((id, index) => id !== memory.columns[index])) {
+		if (ids.length !== followed.ids.length || ids.some((id, index) => id !== followed.ids[index])) {
 			this.notes.push(
-				`the report's columns changed (now ${ids.length}, ${memory.columns.length} remembered); rows are still identified by the ${memory.columns.length} remembered columns`,
+				`the report's columns changed (now ${ids.length}, ${followed.ids.length} remembered); rows are still identified by the ${followed.ids.length} remembered columns`,
 			);
 		}
 		// A copy: the stored memory is n8n's observable static data, slow to read row after row.
-		return (this.columns = [...memory.columns]);
+		return [...followed.ids];
 	}
 
 	/** A full read compared with every remembered row (none on a first run), and why. */
@@ -205,6 +327,8 @@ export class ChangeDetector {
 	private startOver(): void {
 		this.memory = undefined;
 		this.reason = undefined;
+		this.beforeFull = undefined;
+		this.fallback = undefined;
 		this.restarting = true;
 		this.step = this.firstStep();
 	}
@@ -217,17 +341,22 @@ export class ChangeDetector {
 			return;
 		}
 		if (finding.kind === 'readInFull') {
-			this.step = this.readInFull(finding.reason);
+			this.beforeFull = undefined;
+			this.step = this.memory === undefined ? this.readInFull(finding.reason) : this.fullStep(finding.reason);
 			return;
 		}
 		if (finding.kind === 'past' && this.memory?.rows !== undefined && this.settings.identity !== 'columns') {
 			// With every row remembered, a row past the boundary that is remembered already was moved or
 			// copied there: only a full read can tell which rows are new.
+			// Should the full read not fit, the rows past the boundary are emitted, as without Full Check Every.
 			const columns = this.columns ?? this.memory.columns;
 			if (finding.added.some((row) => this.remembered.hasText(baseOf(row, columns)))) {
-				this.failed('a row past the rows remembered at that end is one remembered already (moved or copied there)');
-				return;
+				this.beforeFull = { why: 'a row past the rows remembered at that end is one remembered already (moved or copied there)', atEdges: false };
 			}
+		}
+		if (this.beforeFull !== undefined && (finding.kind === 'past' || finding.kind === 'edges')) {
+			this.keepFallback(finding);
+			return;
 		}
 		this.finding = finding;
 		this.step = undefined;
@@ -236,6 +365,21 @@ export class ChangeDetector {
 	/** A failed check: read in full where every row is remembered, else read again or stop. */
 	private failed(reason: string): void {
 		const { memory, settings } = this;
+		if (this.beforeFull?.atEdges === true) {
+			// The edges did not agree (the report changed between their reads): the full read alone.
+			const why = this.beforeFull.why ?? (memory === undefined ? undefined : reason);
+			this.beforeFull = undefined;
+			this.step = this.fullStep(why);
+			return;
+		}
+		if (memory !== undefined && settings.position !== 'anywhere' && remembersEveryRow(settings)) {
+			// The report may have changed between the ranges read: read again first. Then a full read
+			// decides, the report's edges read before it, to decide on should it not fit.
+			if (settings.lastAttempt !== true) throw new ChangedDuringRead(reason);
+			this.beforeFull = { why: reason, atEdges: true };
+			this.step = this.edges();
+			return;
+		}
 		if (memory === undefined || memory.rows !== undefined) {
 			// A first run's reads did not agree (the report changed between them), or a per-row memory.
 			if (memory === undefined && settings.lastAttempt !== true) throw new ChangedDuringRead(reason);
@@ -264,6 +408,8 @@ export class ChangeDetector {
 function acceptance(reason: string, rows: number): string {
 	return `New Rows Appear or Full Check Every changed, and the rows remembered before cannot be found where they must be (${reason}); this poll takes the report as it is: its ${rows} rows count as emitted (rows added since the last poll that read it cannot be told from old rows among them and were not emitted); every row added from now on is emitted`;
 }
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((entry, i) => entry === b[i]);
 
 function fullCheckNote(missed: number): string {
 	return missed === 0

@@ -21,6 +21,8 @@ export interface DetectorSettings {
 	fullCheckEvery: number;
 	/** The key columns' ids among the report's columns (identity 'columns'); may throw a clear error. */
 	keyColumns: (columns: readonly ReportColumn[]) => string[];
+	/** Key Columns as the parameter gives them (kept with the memory: while they stay, so do the key columns). */
+	keyReferences?: string[];
 	/** The line a memory begun by this poll belongs to (see memory.ts). */
 	lineage: Lineage;
 	/** Who saves the memory (see pollGuard.ts). */

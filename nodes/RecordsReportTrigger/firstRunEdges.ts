@@ -18,9 +18,12 @@ const PROBE_LIMIT = 2 ** 31;
 
 const CHANGED = 'the report changed while the first poll looked for its end';
 
-/** The steps of such a first run, from its first: the first `windowRows` rows. */
-export function firstRunEdges(position: 'end' | 'top', windowRows: number): Step {
-	return new Head(position, windowRows);
+/**
+ * The steps of such a first run, from its first: the first `windowRows` rows. `near`: about how many
+ * rows the report has (what a memory remembered), where the search for its end starts.
+ */
+export function firstRunEdges(position: 'end' | 'top', windowRows: number, near?: number): Step {
+	return new Head(position, windowRows, near);
 }
 
 /** Base identities of the rows of one range. */
@@ -44,6 +47,7 @@ class Head extends EdgeStep {
 	constructor(
 		private readonly position: 'end' | 'top',
 		private readonly windowRows: number,
+		private readonly near?: number,
 	) {
 		super();
 		this.range = { start: 0, maxRows: windowRows };
@@ -54,9 +58,38 @@ class Head extends EdgeStep {
 		const top = this.position === 'top';
 		// Fewer rows than the window: that is the whole report.
 		if (head.length < this.windowRows) return edges(head.length, head, top ? head[head.length - 1] : head[0]);
-		return EndSearch.from(head.length - 1, this.windowRows, (_, count) =>
-			top ? new Last(count, head) : new Tail(count, head, this.windowRows),
-		);
+		const found: EndFound = (_, count) => (top ? new Last(count, head) : new Tail(count, head, this.windowRows));
+		const { near } = this;
+		if (near !== undefined && near > head.length) return new Near(head.length - 1, near - 1, this.windowRows, found);
+		return EndSearch.from(head.length - 1, this.windowRows, found);
+	}
+}
+
+/**
+ * The row where a remembered count says the report ends: there, the search for the end goes on
+ * upwards from it a row at a time, doubling (a few rows added cost a few probes); else it searches
+ * between the first rows and it.
+ */
+class Near implements Step {
+	readonly range: ReadRange;
+	private seen = 0;
+
+	constructor(
+		private readonly lo: number,
+		private readonly at: number,
+		private readonly stride: number,
+		private readonly found: EndFound,
+	) {
+		this.range = { start: at, maxRows: 1 };
+	}
+
+	take(rows: readonly ReportRow[]): 'stop' {
+		this.seen += rows.length;
+		return 'stop';
+	}
+
+	end(): Step | Finding {
+		return this.seen > 0 ? EndSearch.from(this.at, 1, this.found) : EndSearch.from(this.lo, this.stride, this.found, this.at);
 	}
 }
 

@@ -47,8 +47,21 @@ export interface Memory {
 	far?: string;
 	/** Per-row memory (rememberedRows.ts). */
 	rows?: string;
-	/** Polls since the last full read (for the full check of the ordered modes). */
+	/** Polls since the last full read, or the last one skipped (for the full check of the ordered modes). */
 	polls: number;
+	/**
+	 * An ordered mode with a full check whose memory is bounded still: its full read did not fit n8n's
+	 * time for a poll, and is tried again once the full check is due (every Full Check Every polls).
+	 */
+	skipped?: boolean;
+	/**
+	 * The names of `columns`, in their order: a service that numbers its columns by position moves
+	 * their ids when a column is added, and the names tell where the remembered ones went
+	 * (followColumns.ts). Memories saved before names were kept have none; the next save adds them.
+	 */
+	names?: string[];
+	/** Key Columns as the parameter gave them when the memory was saved (Row Identity "Key Columns"). */
+	keys?: string[];
 }
 
 /** A new line of memory, for a poll that starts over: its id and when it began. */
@@ -78,6 +91,13 @@ export function readMemory(stored: unknown): Memory | undefined {
 		Array.isArray(memory.columns) &&
 		typeof memory.count === 'number' &&
 		(memory.rows === undefined || RememberedRows.isStored(memory.rows)) &&
-		(memory.window === undefined || isIdentities(memory.window));
+		(memory.window === undefined || isIdentities(memory.window)) &&
+		(memory.names === undefined || isTexts(memory.names, memory.columns.length)) &&
+		(memory.keys === undefined || isTexts(memory.keys));
 	return valid ? (memory as Memory) : undefined;
+}
+
+/** Whether a stored value is a list of texts (of `length` texts, where given). */
+function isTexts(value: unknown, length?: number): value is string[] {
+	return Array.isArray(value) && value.every((entry) => typeof entry === 'string') && (length === undefined || value.length === length);
 }

@@ -26,9 +26,13 @@ export interface PollForMemory {
 	 * the window, the far row).
 	 */
 	read: { finder: NewRowFinder } | { added: ReportRow[] } | { edges: { count: number; window: string[]; far: string | undefined } };
+	/** The names of `columns`, in their order. */
+	names?: string[];
+	/** Whether the poll's full read did not fit its time: the full check counts again from this poll. */
+	skippedFull?: boolean;
 }
 
-export function memoryAfterPoll({ settings, previous, remembered, columns, read }: PollForMemory): Memory {
+export function memoryAfterPoll({ settings, previous, remembered, columns, read, skippedFull = false, names }: PollForMemory): Memory {
 	const memory: Memory = {
 		version: MEMORY_VERSION,
 		report: settings.report,
@@ -42,6 +46,9 @@ export function memoryAfterPoll({ settings, previous, remembered, columns, read 
 		count: previous?.count ?? 0,
 		polls: 0,
 	};
+	const keptNames = columns === undefined ? previous?.names : names;
+	if (keptNames !== undefined) memory.names = keptNames;
+	if (settings.identity === 'columns' && settings.keyReferences !== undefined) memory.keys = [...settings.keyReferences];
 	const everyRow = remembersEveryRow(settings);
 	const rows = settings.windowRows ?? WINDOW_ROWS;
 	const end = settings.position === 'end';
@@ -67,6 +74,10 @@ export function memoryAfterPoll({ settings, previous, remembered, columns, read 
 		reportBases = end ? window.concat(added) : [...added, ...window];
 		far = base.far;
 		if (base.rows !== undefined && everyRow) memory.rows = rowsAfterOrdered(settings, base, remembered, memory.columns, read.added);
+	}
+	if (skippedFull) {
+		memory.polls = 0;
+		if (everyRow && memory.rows === undefined) memory.skipped = true;
 	}
 	if (settings.position !== 'anywhere') {
 		memory.window = joinIdentities(end ? reportBases.slice(-rows) : reportBases.slice(0, rows));

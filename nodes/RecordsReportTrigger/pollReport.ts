@@ -34,8 +34,9 @@ export interface PollResult {
 
 /** Whether two memories remember the same (a poll that found nothing new leaves the stored one). */
 function sameMemory(a: Memory, b: Memory): boolean {
-	const fields = ['version', 'report', 'identity', 'position', 'lineage', 'since', 'count', 'window', 'far', 'rows', 'polls'] as const;
-	return fields.every((field) => a[field] === b[field]) && a.columns.join('\u0000') === b.columns.join('\u0000');
+	const fields = ['version', 'report', 'identity', 'position', 'lineage', 'since', 'count', 'window', 'far', 'rows', 'polls', 'skipped'] as const;
+	const lists = ['columns', 'names', 'keys'] as const;
+	return fields.every((field) => a[field] === b[field]) && lists.every((list) => a[list]?.join('\u0000') === b[list]?.join('\u0000'));
 }
 
 /** One poll: reads the report, emits the rows not emitted before and stores what to remember. */
@@ -57,7 +58,7 @@ export async function pollReport(this: IPollFunctions, run: PollRun): Promise<Po
 	for (const note of decision.notes) this.logger.warn(say(`${note}.`), log);
 	const warning = repeatedKeysWarning(node, poll.reportId, decision.finders);
 	if (warning !== undefined) this.logger.warn(warning, log);
-	if (cutShort) {
+	if (cutShort && !detector.fullReadSkipped) {
 		this.logger.info(say(`the poll's time ran out after ${decision.emit.length} new rows; they are emitted, and the next poll goes on from the last of them.`), log);
 	}
 	if (decision.emit.length === 0 && memory !== undefined && sameMemory(memory, decision.memory)) return { items: null };

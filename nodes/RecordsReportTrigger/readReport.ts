@@ -104,6 +104,7 @@ async function runDetector(
 			maxRemembered: poll.maxRemembered,
 			fullCheckEvery: poll.fullCheckEvery,
 			keyColumns: (columns) => keyColumnIds(context, poll, columns),
+			keyReferences: poll.rowIdentity === 'columns' ? poll.keyColumns : undefined,
 			writer: reader.writer,
 			lineage: reader.lineage,
 			lastAttempt,
@@ -143,7 +144,7 @@ async function runDetector(
 		if (summary.columns.length > 0) columns = summary.columns;
 		sample?.end(summary.stopped || outOfTime);
 		if (outOfTime) {
-			if (detector.cutShort()) return { decision: detector.decide(), columns, detector, cutShort: true, newest: sample?.rows };
+			if (detector.cutShort(Math.max(1, Math.round((budget.ms ?? 0) / 1000)))) return { decision: detector.decide(), columns, detector, cutShort: true, newest: sample?.rows };
 			throw new OutOfTime(detector.reading);
 		}
 		detector.endRange(columns);
@@ -178,7 +179,7 @@ export async function detect(
 			const unsettled = error instanceof DetectorError && error.check !== undefined && tally.seen !== seenBefore;
 			if (error instanceof DetectorError && !unsettled) throw new NodeOperationError(node, error.message, { description: error.description });
 			if (error instanceof ChangedDuringRead) seenBefore = tally.seen;
-			if (error instanceof OutOfTime) throw outOfTimeError(node, poll.reportId, budget.ms ?? 0, error.reading, tally.rows);
+			if (error instanceof OutOfTime) throw outOfTimeError(node, poll.reportId, budget.ms ?? 0, error.reading, tally.rows, poll);
 			if (!(unsettled || error instanceof ReportChangedError || error instanceof ChangedDuringRead || columnsChangedWhileRead(error))) {
 				throw error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeOperationError(node, error as Error);
 			}

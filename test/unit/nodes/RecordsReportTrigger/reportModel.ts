@@ -200,7 +200,7 @@ export function pollModel(
 					return verdict === undefined && plan.budgetPages !== undefined && pages >= plan.budgetPages ? 'time' : verdict;
 				});
 				if (outOfTime) {
-					if (!detector.cutShort()) return { kind: 'outOfTime' };
+					if (!detector.cutShort(1)) return { kind: 'outOfTime' };
 					const decision = detector.decide();
 					return { kind: 'emitted', rows: decision.emit, memory: roundTrip(decision.memory)!, cutShort: true };
 				}

@@ -7,11 +7,15 @@
  * from the guide: pages capped silently by rows or by bytes, a hard maximum on `limit` (400 above
  * it), offsets past the end answered with 404, 400 or an error object.
  */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- a test: runs in Node.js, not inside
+	n8n (`@n8n/backend-common`, `@n8n/di`) */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
 import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { RecordsReportTrigger } from '../../../../nodes/RecordsReportTrigger/RecordsReportTrigger.node';
 import type { ReportColumn, ReportRow } from '../../../../nodes/shared/report/rows';
-import { runPoll } from '../../../../tooling/harness/n8nCoreHarness';
+import { prepareContainer, runPoll } from '../../../../tooling/harness/n8nCoreHarness';
 
 export interface ReportTable {
 	columns: ReportColumn[];
@@ -142,3 +146,15 @@ export class VirtualTrigger {
 }
 
 export const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+
+/** The warnings n8n's log gets, test by test (registers jest hooks: call at a file's top level). */
+export function captureWarnings(): { messages: string[] } {
+	const captured = { messages: [] as string[] };
+	beforeEach(() => {
+		captured.messages = [];
+		prepareContainer();
+		jest.spyOn(Container.get(Logger), 'warn').mockImplementation((message: string) => void captured.messages.push(String(message)));
+	});
+	afterEach(() => jest.restoreAllMocks());
+	return captured;
+}
