@@ -72,8 +72,11 @@ type Edit =
 	| { kind: 'rename'; to: number }
 	| { kind: 'reactivate' };
 
-/** A change of the report: a row added where new rows appear, or (Anywhere) any change. */
-type Changed = { kind: 'added'; row: Added } | { kind: 'any'; change: Change };
+/**
+ * A change of the report: a row added where new rows appear, a column added at the front of a report
+ * whose column ids are positions (every id moves, the names stay), or (Anywhere) any change.
+ */
+type Changed = { kind: 'added'; row: Added } | { kind: 'columnsMoved' } | { kind: 'any'; change: Change };
 
 type Step =
 	| { kind: 'change'; change: Changed }
@@ -94,6 +97,8 @@ interface History {
 	pageSize?: number;
 	service: ServiceRules;
 	steps: Step[];
+	/** The last polls, each after a row added at the chosen end: with a budget for the ordered read; whether the column ids move before it. */
+	tight: boolean[];
 }
 
 const fraction = fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true });
@@ -115,6 +120,7 @@ const edit = (positioned: boolean): fc.Arbitrary<Edit> =>
 const changed = (any: boolean): fc.Arbitrary<Changed> =>
 	fc.oneof(
 		{ weight: 3, arbitrary: added.map((row): Changed => ({ kind: 'added', row })) },
+		{ weight: 1, arbitrary: fc.constant<Changed>({ kind: 'columnsMoved' }) },
 		{
 			weight: any ? 2 : 0,
 			arbitrary: fc
@@ -169,6 +175,7 @@ const history = (any: boolean): fc.Arbitrary<History> =>
 		pageSize: fc.option(fc.integer({ min: 1, max: 7 }), { nil: undefined, freq: 4 }),
 		service,
 		steps: steps(any),
+		tight: fc.array(fc.integer({ min: 0, max: 4 }).map((n) => n === 0), { maxLength: 4 }),
 	})
 		// A service refusing a `limit` below the guide's 100 needs a Page Size within its maximum: the node
 		// falls back to 100 rows, and a refusal of that is the service's error, named by the contract.
@@ -184,14 +191,38 @@ const REPORTS = ['A', 'B'];
 let workflows = 0;
 
 /** A model report as the service serves it. */
-const table = (report: ModelReport): ReportTable => ({
+const table = (report: ModelReport, front: () => number): ReportTable => ({
 	get columns() {
-		return report.columns;
+		return served(report, front()).columns;
 	},
 	get rows() {
-		return report.rows.map((row) => row.cells);
+		return served(report, front()).rows;
 	},
 });
+
+/**
+ * The report as a service serves it whose column ids are positions, after `front` columns were added
+ * at the front: every column's id is its position (c1…), the model's own ids only where none was added
+ * (and `front` is 0, as the model numbers its columns).
+ */
+function served(report: ModelReport, front: number): ReportTable {
+	if (front === 0) return { columns: report.columns, rows: report.rows.map((row) => row.cells) };
+	const added = Array.from({ length: front }, (_, i) => ({ id: `front${i}`, name: `Bank ${i + 1}` }));
+	const all = [...added, ...report.columns];
+	return {
+		columns: all.map((column, i) => ({ id: `c${i + 1}`, name: column.name })),
+		rows: report.rows.map((row) => Object.fromEntries(all.map((column, i) => [`c${i + 1}`, column.id.startsWith('front') ? 'CZ01' : row.cells[column.id]]))),
+	};
+}
+
+/** A row as the trigger emits it (its cells by column name), in the model's column ids. */
+const modelCells = (json: IDataObject): IDataObject => ({ c1: json.Key, c2: json.Amount });
+
+/**
+ * Requests beyond three times a quiet poll's that the budget of the last polls of a history allows: time for
+ * an ordered poll with a new row, not (as often as not) for a full read.
+ */
+const TIGHT_EXTRA = 24;
 
 /** What the trigger remembers under one node name, for the oracle: the memory's stretch of polls. */
 interface Stored {
@@ -206,6 +237,8 @@ class Run {
 	readonly trigger: VirtualTrigger;
 	readonly epochs: Epoch[] = [];
 	report = 0;
+	/** Columns added at the front of the reports so far (their ids are positions). */
+	front = 0;
 	position: Position;
 	byKey: boolean;
 	fullCheckEvery: number;
@@ -221,7 +254,12 @@ class Run {
 		this.byKey = h.byKey;
 		this.fullCheckEvery = h.fullCheckEvery;
 		this.reports = REPORTS.map(() => new ModelReport(h.initial, h.alphabet, h.keyed));
-		REPORTS.forEach((id, index) => this.service.reports.set(id, table(this.reports[index])));
+		REPORTS.forEach((id, index) =>
+			this.service.reports.set(
+				id,
+				table(this.reports[index], () => this.front),
+			),
+		);
 		this.service.rules = h.service;
 		this.trigger = new VirtualTrigger(this.service, {}, `model-${++workflows}`);
 	}
@@ -242,13 +280,14 @@ class Run {
 			keyColumns: 'Key',
 			newRowPosition: this.position,
 			firstRun: this.h.firstRun,
-			options: { outputKeys: 'id', ...(this.h.pageSize === undefined ? {} : { pageSize: this.h.pageSize }), fullCheckEvery: this.fullCheckEvery },
+			options: { outputKeys: 'name', ...(this.h.pageSize === undefined ? {} : { pageSize: this.h.pageSize }), fullCheckEvery: this.fullCheckEvery },
 		};
 	}
 
 	/** Changes the report (a row added where the mode in force says new rows appear); notes it in the epochs of its memories. */
 	change(changed: Changed): void {
-		if (changed.kind === 'any') this.model.apply(changed.change);
+		if (changed.kind === 'columnsMoved') this.front = Math.min(3, this.front + 1);
+		else if (changed.kind === 'any') this.model.apply(changed.change);
 		else this.model.apply({ kind: 'add', at: this.position === 'anywhere' ? changed.row.at : this.position, duplicateOf: changed.row.copyOf });
 		// A memory left under another name may be gone on from again (renamed back): its epoch sees it too.
 		for (const stored of new Set(this.stored.values())) {
@@ -277,7 +316,8 @@ class Run {
 		return new Set(this.model.rows.map((row) => this.model.cellsOf(row.cells))).size === this.model.rows.length;
 	}
 
-	async poll(budgetMs: number | undefined, during: Array<{ afterRequest: number; change: Changed }> = [], stale?: IDataObject): Promise<void> {
+	/** One poll; what it emitted, or its error. */
+	async poll(budgetMs: number | undefined, during: Array<{ afterRequest: number; change: Changed }> = [], stale?: IDataObject): Promise<{ emitted: number; error?: string }> {
 		this.parameters();
 		this.trigger.budgetMs = budgetMs;
 		const from = this.goesOnFrom();
@@ -301,16 +341,16 @@ class Run {
 		// n8n abandons a poll at its timeout (a budget and a fifth) and throws its result away.
 		if (budgetMs !== undefined && this.service.clock.now - started > budgetMs * 1.25) {
 			this.trigger.staticData = before;
-			return;
+			return { emitted: 0, error: 'abandoned by n8n at its timeout' };
 		}
 		if (stale !== undefined) {
 			this.trigger.staticData = before;
 			if (result.items !== null) throw new Error('a poll handed an older memory emitted rows');
-			return;
+			return { emitted: 0 };
 		}
 		if (result.error !== undefined) {
 			// The one error a poll may end with here: its time ran out (nothing emitted or remembered).
-			if (budgetMs !== undefined && /could not be read within the time|changed while it was being read/.test(result.error.message)) return;
+			if (budgetMs !== undefined && /could not be read within the time|changed while it was being read/.test(result.error.message)) return { emitted: 0, error: result.error.message };
 			throw new Error(`an error the contract does not name: ${result.error.message}`);
 		}
 		let stored = from;
@@ -324,7 +364,7 @@ class Run {
 		}
 		this.stored.set(this.name, stored);
 		const { epoch } = stored;
-		epoch.emit((result.items ?? []).map((item: INodeExecutionData) => this.model.contentOf(item.json, this.byKey)));
+		epoch.emit((result.items ?? []).map((item: INodeExecutionData) => this.model.contentOf(modelCells(item.json), this.byKey)));
 		// The ordered modes emit rows by position (each row made once at most), as does a read the
 		// report changed under. A poll with a budget may be cut short: only others show what was there.
 		epoch.byPosition ||= changedDuring || this.position !== 'anywhere';
@@ -332,6 +372,33 @@ class Run {
 		if (result.items !== null) {
 			this.lastEmitted = stored;
 			this.beforeEmitting = before;
+		}
+		return { emitted: (result.items ?? []).length };
+	}
+
+	/**
+	 * Liveness, in an ordered mode: after a poll that reads what is there, polls whose budget fits the
+	 * mode's read but not, as often as not, a full read, each after a row added at the chosen end. No
+	 * configuration stops for good on a report it can read at that end: each poll emits its row, also
+	 * where a full check falls due or the column ids move.
+	 */
+	async tight(moves: readonly boolean[]): Promise<void> {
+		if (this.position === 'anywhere') return;
+		await this.poll(undefined);
+		// A quiet poll's requests on this service: three times as many, and some for the new row (pages of
+		// one row cost three requests a row), fit an ordered poll.
+		const before = this.service.requests;
+		await this.poll(undefined);
+		const budgetMs = this.h.service.latencyMs * (3 * (this.service.requests - before) + TIGHT_EXTRA);
+		for (const move of moves) {
+			this.change({ kind: 'added', row: { at: 0 } });
+			if (move) this.change({ kind: 'columnsMoved' });
+			const result = await this.poll(budgetMs);
+			// By key, rows of a small alphabet repeat a key emitted before: not emitted (the oracle counts them).
+			const expected = this.byKey && !this.h.keyed ? result.emitted : 1;
+			if (result.error !== undefined || result.emitted !== expected) {
+				throw new Error(`a poll with time for New Rows Appear "${this.position}" emitted ${result.emitted} of 1 new rows${result.error === undefined ? '' : `: ${result.error}`}`);
+			}
 		}
 	}
 
@@ -362,6 +429,7 @@ async function runHistory(h: History): Promise<Epoch[]> {
 			else if (s.kind === 'edit') await run.edit(s.edit);
 			else await run.stale();
 		}
+		await run.tight(h.tight);
 		// Quiet polls without a budget: every row added by now is emitted by them.
 		await run.poll(undefined);
 		await run.poll(undefined);
