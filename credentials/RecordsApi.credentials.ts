@@ -21,16 +21,41 @@ export function plainHttpRefusal(baseUrl: string, allowHttp: boolean): string | 
 }
 
 /**
+ * Why a Base URL cannot be the address of an installation, or undefined when it can: it must be an
+ * http(s) address without a path, because the nodes add the API's paths to it. Said before the
+ * connection test sends anything, because the answer to a wrong path proves nothing: a path such as
+ * /api/v1 makes every endpoint unknown, and the service answers 404 whatever the token.
+ */
+export function baseUrlProblem(baseUrl: string): string | undefined {
+	const example = 'such as https://records.example.com';
+	let url: URL;
+	try {
+		url = new URL(baseUrl.trim());
+	} catch {
+		return `The Base URL is not a web address. Enter the address of your installation, ${example}.`;
+	}
+	if (!/^https?:$/.test(url.protocol)) {
+		return `The Base URL is not a web address. Enter the address of your installation, ${example}.`;
+	}
+	const path = url.pathname.replace(/\/+$/, '');
+	if (path === '' && url.search === '') return undefined;
+	return `The Base URL has a path (${path}${url.search}). Enter only the address of your installation, here ${url.origin}: the nodes add the API's paths themselves.`;
+}
+
+/**
  * The connection test reads one row of a named report, or sends a named record type an import of no
  * records: the spec has no endpoint every valid token may read, and a probe of something that does
  * not exist can only fail (n8n's tester turns every rule into a failure). So the ID is required for
  * the kind of test chosen, and a valid token with it passes.
  *
- * A certificate failure cannot be explained in the test's result: n8n runs this declarative test
- * itself and answers a TLS failure with the bare code (2.x) or Node.js's text (1.x) before any rule
- * applies, and a node's test function would have only the deprecated `helpers.request`. The hint
- * under Base URL, in view right under the result, names the commonest code and the fix;
- * docs/credentials.md (the form's link to the docs) explains each code.
+ * Only a success passes, and only a 401 is read as the token's fault: a 404 can come before the token is
+ * checked (an unknown endpoint), so its message does not say the token was accepted.
+ *
+ * A connection or certificate failure cannot be explained in the test's result: n8n runs this
+ * declarative test itself and answers it with the bare code (2.x) or its own text (1.x) before any
+ * rule applies (1.x also shows its own text for 401 and 404), and a node's test function would have
+ * only the deprecated `helpers.request`. The hint under Base URL, in view right under the result,
+ * names the codes and what to check; docs/credentials.md (the form's link to the docs) explains each.
  */
 export class RecordsApi implements ICredentialType {
 	name = 'recordsApi';
@@ -49,9 +74,10 @@ export class RecordsApi implements ICredentialType {
 			default: '',
 			placeholder: 'https://records.example.com',
 			required: true,
-			description: 'Address of your installation, without a path. The service requires HTTPS.',
-			// In view right under the test's result, which shows a TLS failure as a bare code (see above).
-			hint: 'A certificate error such as UNABLE_TO_VERIFY_LEAF_SIGNATURE? Start n8n with NODE_EXTRA_CA_CERTS set to your CA certificate file.',
+			description: 'Address of your installation, without a path (not …/api/v1). The service requires HTTPS.',
+			// In view right under the test's result, which shows a connection or TLS failure as a bare
+			// code (see above); n8n shows the hint whatever the result.
+			hint: 'Test fails with ECONNREFUSED? Check host, port and that the service runs. ENOTFOUND? The host name. A certificate code (UNABLE_TO_VERIFY_LEAF_SIGNATURE…)? Start n8n with NODE_EXTRA_CA_CERTS.',
 		},
 		{
 			displayName: 'API Token',
@@ -123,12 +149,16 @@ export class RecordsApi implements ICredentialType {
 
 	/**
 	 * Adds the bearer token, and refuses to send it over plain HTTP unless the user allowed that:
-	 * every request with this credential, the connection test included, passes through here.
+	 * every request with this credential, the connection test included, passes through here. Only
+	 * the connection test gives a `baseURL` apart (the nodes give whole URLs): its Base URL is
+	 * checked here, before anything is sent.
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
+		const baseUrlRefusal = requestOptions.baseURL === undefined ? undefined : baseUrlProblem(requestOptions.baseURL);
+		if (baseUrlRefusal) throw new Error(baseUrlRefusal);
 		const refusal = plainHttpRefusal(
 			`${requestOptions.baseURL ?? ''}${requestOptions.url}`,
 			credentials.allowHttp === true,
@@ -164,7 +194,23 @@ export class RecordsApi implements ICredentialType {
 				properties: {
 					value: 404,
 					message:
-						'The token was accepted, but the service has no report or record type with the ID given for the connection test (404). Check the ID, and that the report is made available through the API.',
+						'Not found (404): the service has no report or record type with the ID given for the connection test, or the Base URL is not the address of your installation. Check both (a report must be made available through the API). This answer does not show whether the token is valid.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message:
+						"Forbidden (403): the service, or a proxy in front of it, refused the request. Check the token's permission (\"Test With\") and that the service lets n8n's address in (IP allow-list).",
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 500,
+					message:
+						"The service failed with an internal error (500). Try again later; if it persists, ask your installation's administrator.",
 				},
 			},
 		],

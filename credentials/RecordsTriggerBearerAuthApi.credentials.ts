@@ -12,7 +12,7 @@ export class RecordsTriggerBearerAuthApi implements ICredentialType {
 
 	icon = { light: 'file:../icons/records.svg', dark: 'file:../icons/records.dark.svg' } as const;
 
-	documentationUrl = 'https://github.com/n8n-nodes-records/n8n-nodes-records#records-trigger-credentials';
+	documentationUrl = 'https://github.com/n8n-nodes-records/n8n-nodes-records#records-trigger';
 
 	properties: INodeProperties[] = [
 		{

@@ -22,13 +22,11 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { RECORD_TYPES, REPORTS, startSandbox, TOKENS } from './sandbox/server';
+import { startSandbox, TOKENS } from './sandbox/server';
 import {
 	EXAMPLE_CALLER_CREDENTIAL,
 	EXAMPLE_CREDENTIAL,
 	EXAMPLE_MCP_CREDENTIAL,
-	EXAMPLE_MCP_PATH,
-	EXAMPLE_N8N_URL,
 	exampleImports,
 	newMcpToken,
 	prepareSandboxForExamples,
@@ -38,8 +36,9 @@ import { buildPackage, packPackage } from './n8n/package';
 import { cacheDir } from './lib/paths';
 import { formatDuration, isPortOpen, tailOfFile, waitFor } from './lib/proc';
 import { withProgress } from './lib/progress';
-import { ensureRuntime, RUNTIMES } from './n8n/runtime';
+import { ensureRuntime, installedRuntime, RUNTIMES } from './n8n/runtime';
 import { startStandIns } from './examples/stand-ins';
+import { firstStartNotice, readyText } from './startOutput';
 
 const demoDir = join(cacheDir, 'demo');
 /** The sandbox's CA certificate, rewritten at each start; n8n reads it when it starts. */
@@ -102,6 +101,7 @@ async function main(): Promise<void> {
 	await ensurePortFree(options.sandboxPort, 'the Records sandbox', '--sandbox-port');
 	await ensurePortFree(options.standInsPort, 'the stand-ins of the examples', '--stand-ins-port');
 
+	if (!installedRuntime(RUNTIMES.v2)) say(firstStartNotice(RUNTIMES.v2));
 	const packed = await withProgress('building and packing the package', say, () => '', async () => {
 		await buildPackage();
 		return await packPackage(join(cacheDir, 'package'));
@@ -163,24 +163,16 @@ async function main(): Promise<void> {
 	const url = `http://localhost:${options.port}`;
 	say(`ready in ${formatDuration(Date.now() - started)}`);
 	process.stdout.write(
-		[
-			'',
-			`  n8n:              ${url}`,
-			`  sign in as:       ${owner.email} / ${owner.password}`,
-			`  credentials:      "${EXAMPLE_CREDENTIAL.name}" (Records API, pointing at the sandbox over HTTPS, Allow Plain HTTP off), "${EXAMPLE_CALLER_CREDENTIAL.name}" (the service's calls), "${EXAMPLE_MCP_CREDENTIAL.name}" (the MCP server's token)`,
-			`  Records sandbox:  ${sandbox.baseUrl}  (record types ${Object.values(RECORD_TYPES).join(', ')} and the examples'; reports ${Object.values(REPORTS).join(', ')})`,
-			`  sandbox CA:       ${sandboxCaFile}  (n8n runs with NODE_EXTRA_CA_CERTS set to it; for curl: --cacert ${sandboxCaFile})`,
-			`  examples:         ${examples.length} workflows, active; how to try each: examples/README.md`,
-			`  stand-ins:        ${standIns.baseUrl}  (what the examples sent: ${standIns.baseUrl}/__received)`,
-			`  MCP server:       ${url}/mcp/${EXAMPLE_MCP_PATH}  (header Authorization: Bearer ${mcpToken}; see examples/README.md)`,
-			...(new URL(EXAMPLE_N8N_URL).port === String(options.port)
-				? []
-				: [`  note:             the call files in examples/sandbox call ${EXAMPLE_N8N_URL}; change their url to ${url}`]),
-			`  logs:             ${n8n.serverLog}`,
-			'',
-			'  Press Ctrl-C to stop.',
-			'',
-		].join('\n'),
+		readyText({
+			url,
+			owner,
+			sandboxUrl: sandbox.baseUrl,
+			sandboxCaFile,
+			examples: examples.length,
+			standInsUrl: standIns.baseUrl,
+			mcpToken,
+			serverLog: n8n.serverLog,
+		}),
 	);
 
 	// An n8n that dies on its own takes the demo down with it, showing why.

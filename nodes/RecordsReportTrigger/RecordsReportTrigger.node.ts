@@ -25,6 +25,16 @@ export class RecordsReportTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'recordsApi', required: true }],
 		properties,
+		// Fetch Test Event shows existing rows (manualSample.ts): said where they are shown.
+		hints: [
+			{
+				message:
+					"A sample: the rows a poll would emit now, or else the report's last 10 rows (first 10 for At the Top), in its order. Published, the trigger emits each new row once. IDs or dates rising row by row mean the report lists oldest first.",
+				type: 'info',
+				location: 'outputPane',
+				whenToDisplay: 'afterExecution',
+			},
+		],
 	};
 
 	methods = { loadOptions: { getReportColumns } };

@@ -27,8 +27,10 @@ export class RecordsTrigger implements INodeType {
 		// reads bodies of other types itself.
 		version: 1.1,
 		subtitle: '={{$parameter["responseMode"] === "onReceived" ? "Respond immediately" : $parameter["responseMode"] === "lastNode" ? "Respond when last node finishes" : "Respond with a Respond node"}}',
+		// n8n's node picker shows this for the Records node too (it merges a node and its "…Trigger"
+		// into one entry with the trigger's description), so it names what both do.
 		description:
-			"Starts the workflow when the Records service calls it: its webhooks (e.g. invoice.paid) and its workflow 'call API' actions",
+			"Import records and read reports in Records, and start workflows on the service's calls and webhooks",
 		defaults: { name: 'Records Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

@@ -17,7 +17,7 @@ export const SERVICE_TIMEOUT_SECONDS = 60;
  * 1.x has no "$json" there (the node then refuses the call saying so).
  */
 const RESPONSE_BODY_DESCRIPTION =
-	'Sent as JSON, or as XML when the call is XML. In n8n 2, expressions can read the URL: {{ $json.query.id }} is its "id" query value, {{ $json.params.recordId }} its ":recordId" path value. For values of the body, respond When Last Node Finishes or with a Respond node.';
+	'Sent as JSON, or as XML when the call is XML. Expressions can read the URL: {{ $json.query.id }} is its "id" query value, {{ $json.params.recordId }} its ":recordId" path value. For values of the body, respond When Last Node Finishes or with a Respond node.';
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -68,20 +68,24 @@ export const triggerProperties: INodeProperties[] = [
 		noDataExpression: true,
 		required: true,
 		options: [
+			// `action` is what n8n's node picker lists for the trigger (else "On <name>").
 			{
-				name: '*',
+				name: 'Any Call or Event',
 				value: ANY_EVENT,
 				description: 'Every call and every event',
+				action: 'When the service calls or sends any event',
 			},
 			{
-				name: 'Calls Without an Event Name',
+				name: "Workflow Calls ('Call API' Actions)",
 				value: NO_EVENT,
 				description: "Workflow 'call API' calls and other requests whose body has no \"event\" field",
+				action: "When a workflow's 'call API' action calls",
 			},
 			{
 				name: 'Invoice Paid',
 				value: 'invoice.paid',
 				description: 'The event "invoice.paid"',
+				action: 'When an invoice is paid',
 			},
 		],
 		default: [ANY_EVENT],

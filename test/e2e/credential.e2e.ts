@@ -4,11 +4,16 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { RecordsApi } from '../../credentials/RecordsApi.credentials';
 import { exampleCredential } from '../../tooling/examples/examples';
 import { repoRoot } from '../../tooling/lib/paths';
 import { waitFor } from '../../tooling/lib/proc';
 import type { CredentialJson } from '../../tooling/n8n/n8nInstance';
 import { N8nInstance, newInstanceFolder } from '../../tooling/n8n/n8nInstance';
+import { addFaults } from '../../tooling/sandbox/control';
 import { REPORTS, startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
 import { createCertificateAuthority } from '../../tooling/sandbox/tls';
 import { openSignedInBrowser, skipBrowserTests, type SignedInBrowser } from './browser';
@@ -125,7 +130,7 @@ async function testOutcome(page: Page, what: string): Promise<'passed' | 'failed
 		const shown = runtime.spec.name === 'v1' ? /^\s*unable to verify the first certificate/ : /^\s*UNABLE_TO_VERIFY_LEAF_SIGNATURE\s*$/;
 		await expect(page.getByText(shown).isVisible()).resolves.toBe(true);
 		// Right under the result, without scrolling: the hint under Base URL.
-		const hint = page.getByText(/^A certificate error such as UNABLE_TO_VERIFY_LEAF_SIGNATURE\? Start n8n with NODE_EXTRA_CA_CERTS/);
+		const hint = page.getByText(/^Test fails with ECONNREFUSED\?.*certificate code \(UNABLE_TO_VERIFY_LEAF_SIGNATURE…\)\? Start n8n with NODE_EXTRA_CA_CERTS/);
 		await expect(hint.isVisible()).resolves.toBe(true);
 		const box = await hint.boundingBox();
 		expect(box && box.y + box.height).toBeLessThan(900);
@@ -133,5 +138,104 @@ async function testOutcome(page: Page, what: string): Promise<'passed' | 'failed
 		await picture(page, 'credential-tls');
 		// The handshake failed before a request was written: the token never left n8n.
 		expect(unknownCa.state.stats.requests).toEqual({});
+	});
+});
+
+
+/** A port on which nothing listens. */
+async function closedPort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	await new Promise((resolve) => server.close(resolve));
+	return port;
+}
+
+/**
+ * What the connection test answers in a real n8n, case by case (issue 48): never "accepted" for an
+ * answer that does not prove it, and for each failure either a message that says what to check, or
+ * a bare code (n8n's, with no room for the package's words) that the hint under Base URL explains.
+ */
+describe.each(runtimesUnderTest())('the Records API connection test in %s', (_title, runtime) => {
+	const v1 = runtime.spec.name === 'v1';
+	const hint = String(new RecordsApi().properties.find((property) => property.name === 'baseUrl')?.hint);
+	const ref = { id: 'RecordsTestCases1', name: 'Records, test cases' };
+	let sandbox: Sandbox;
+	let n8n: N8nInstance;
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ port: 0, quiet: true });
+		n8n = await N8nInstance.create({ runtime, package: packed, userFolder: newInstanceFolder(`n8n-credential-cases-${runtime.spec.name}`) });
+		await n8n.importCredentials([{ ...ref, type: 'recordsApi', data: { baseUrl: sandbox.baseUrl, token: TOKENS.full, allowHttp: true, testReportId: REPORTS.costs } }]);
+		await n8n.start();
+		await n8n.setupOwner();
+	});
+
+	afterAll(async () => {
+		await n8n?.stop();
+		await sandbox?.close();
+	});
+
+	const testConnection = async (data: Record<string, unknown>) =>
+		await n8n.rest<{ status: string; message: string }>('POST', '/credentials/test', {
+			credentials: { ...ref, type: 'recordsApi', data: { token: TOKENS.full, allowHttp: true, testWith: 'report', testReportId: REPORTS.costs, testRecordTypeId: '', ...data } },
+		});
+
+	test('passes with a valid token and a report made available through the API', async () => {
+		await expect(testConnection({ baseUrl: sandbox.baseUrl })).resolves.toMatchObject({ status: 'OK' });
+	});
+
+	test.each([
+		['a wrong', 'rk_0000000000000000000000000000000000000000'],
+		['a valid', TOKENS.full],
+	])('refuses a Base URL with a path (…/api/v1) and %s token, naming the address to enter, before sending anything', async (_kind, token) => {
+		const before = JSON.stringify(sandbox.state.stats.requests);
+		await expect(testConnection({ baseUrl: `${sandbox.baseUrl}/api/v1`, token })).resolves.toEqual({
+			status: 'Error',
+			message: `The Base URL has a path (/api/v1). Enter only the address of your installation, here ${sandbox.baseUrl}: the nodes add the API's paths themselves.`,
+		});
+		expect(JSON.stringify(sandbox.state.stats.requests)).toBe(before);
+	});
+
+	test('never says "accepted" for a 404, and says to check the ID and the Base URL (n8n 1.x: its own words)', async () => {
+		for (const data of [{ testReportId: 'no-such-report' }, { testReportId: REPORTS.notShared }]) {
+			const { status, message } = await testConnection({ baseUrl: sandbox.baseUrl, ...data });
+			expect(status).toBe('Error');
+			expect(message).not.toMatch(/accepted/i);
+			if (v1) expect(message).toBe('The resource you are requesting could not be found');
+			else expect(message).toMatch(/^Not found \(404\).*Check both.*does not show whether the token is valid\.$/);
+		}
+	});
+
+	test('refuses a wrong token with what to do (n8n 1.x: its own words)', async () => {
+		const { status, message } = await testConnection({ baseUrl: sandbox.baseUrl, token: TOKENS.expired });
+		expect(status).toBe('Error');
+		if (v1) expect(message).toBe('Authorization failed - please check your credentials');
+		else expect(message).toMatch(/^The service refused the token \(401\).*renew it/);
+	});
+
+	test.each([
+		[403, /^Forbidden \(403\).*IP allow-list/, 'Forbidden - perhaps check your credentials?'],
+		[500, /^The service failed with an internal error \(500\)\. Try again later/, 'The service was not able to process your request'],
+	])('answers %d with what to check (n8n 1.x: its own words)', async (status, advice, v1Words) => {
+		await addFaults(sandbox, { route: 'report', status, times: 1 });
+		const result = await testConnection({ baseUrl: sandbox.baseUrl });
+		expect(result.status).toBe('Error');
+		if (v1) expect(result.message).toBe(v1Words);
+		else expect(result.message).toMatch(advice);
+	});
+
+	test('shows a refused connection and an unknown host by a code or words the hint under Base URL explains', async () => {
+		const refused = await testConnection({ baseUrl: `http://127.0.0.1:${await closedPort()}` });
+		// ".invalid" never resolves (RFC 6761).
+		const unknownHost = await testConnection({ baseUrl: 'https://records.invalid' });
+		if (v1) {
+			expect(refused).toEqual({ status: 'Error', message: 'The service refused the connection - perhaps it is offline' });
+			expect(unknownHost).toEqual({ status: 'Error', message: 'The connection cannot be established, this usually occurs due to an incorrect host (domain) value' });
+		} else {
+			expect([refused, unknownHost]).toEqual([{ status: 'Error', message: 'ECONNREFUSED' }, { status: 'Error', message: 'ENOTFOUND' }]);
+			expect(hint).toContain(`${refused.message}? Check host, port and that the service runs`);
+			expect(hint).toContain(`${unknownHost.message}? The host name`);
+		}
 	});
 });

@@ -20,7 +20,7 @@ const REFUSED =
 	'The service refused the token (401): it is invalid, expired, or lacks the permission the test uses ("Test With": analysis for a report read, import for an empty import). Create or renew it under Settings → Import → API keys for import.';
 
 const NOT_FOUND =
-	'The token was accepted, but the service has no report or record type with the ID given for the connection test (404). Check the ID, and that the report is made available through the API.';
+	'Not found (404): the service has no report or record type with the ID given for the connection test, or the Base URL is not the address of your installation. Check both (a report must be made available through the API). This answer does not show whether the token is valid.';
 
 const sandbox = useSandbox({ bankRows: 200 });
 
@@ -50,7 +50,7 @@ describe('credential test', () => {
 		expect(result.status).toBe('OK');
 	});
 
-	it('with a report that does not exist or is not made available through the API, says so: the token was accepted', async () => {
+	it('with a report that does not exist or is not made available through the API, says so, and not that the token was accepted', async () => {
 		for (const testReportId of [REPORTS.notShared, 'no-such-report']) {
 			const result = await testCredential({ ...sandbox.credentials(TOKENS.analysisAdmin), testReportId });
 			expect(result).toEqual({ status: 'Error', message: NOT_FOUND });
@@ -93,7 +93,7 @@ describe('credential test', () => {
 			expect(sandbox.state.getRecords(RECORD_TYPES.tasks).length).toBeGreaterThan(0);
 		});
 
-		it('with a record type that does not exist, says so: the token was accepted', async () => {
+		it('with a record type that does not exist, says so, and not that the token was accepted', async () => {
 			const result = await testCredential({
 				...sandbox.credentials(TOKENS.import),
 				testWith: 'import',
@@ -141,6 +141,46 @@ describe('credential test', () => {
 		expect(allRequests()).toBe(0);
 	});
 
+	// Issue 48: a Base URL with a path made every endpoint unknown, and the 404 the service gives an
+	// unknown endpoint before it looks at the token was shown as "The token was accepted".
+	it.each([
+		['a wrong', 'rk_0000000000000000000000000000000000000000'],
+		['a valid', TOKENS.analysisAdmin],
+	])('refuses a Base URL with a path (…/api/v1) with %s token, naming the address to enter, and sends nothing', async (_kind, token) => {
+		const result = await testCredential({
+			...sandbox.credentials(token),
+			baseUrl: `${sandbox.baseUrl}/api/v1`,
+			testReportId: REPORTS.costs,
+		});
+		expect(result).toEqual({
+			status: 'Error',
+			message: `The Base URL has a path (/api/v1). Enter only the address of your installation, here ${sandbox.baseUrl}: the nodes add the API's paths themselves.`,
+		});
+		expect(allRequests()).toBe(0);
+	});
+
+	it('never says the token was accepted unless the test passed', async () => {
+		const results = [
+			await testCredential({ ...sandbox.credentials('rk_0000000000000000000000000000000000000000'), testReportId: 'no-such-report' }),
+			await testCredential({ ...sandbox.credentials(TOKENS.import), testWith: 'import', testRecordTypeId: 'no-such-record-type' }),
+			await testCredential({ ...sandbox.credentials(TOKENS.analysisAdmin), testReportId: REPORTS.notShared }),
+		];
+		for (const result of results) {
+			expect(result.status).toBe('Error');
+			expect(result.message).not.toMatch(/accepted/i);
+		}
+	});
+
+	it.each([
+		[403, /Forbidden \(403\).*Check the token's permission.*IP allow-list/],
+		[500, /internal error \(500\)\. Try again later/],
+	])('answers %d with what to check', async (status, advice) => {
+		await addFaults(sandbox, { route: 'report', status });
+		const result = await testCredential({ ...sandbox.credentials(TOKENS.analysisAdmin), testReportId: REPORTS.costs });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(advice);
+	});
+
 	it('reports a service that cannot be reached by its connection error', async () => {
 		const server = createServer();
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -153,6 +193,24 @@ describe('credential test', () => {
 			allowHttp: true,
 		});
 		expect(result).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
+	});
+
+	it("shows a refused connection's and an unknown host's code, and the hint under Base URL says what to check for each", async () => {
+		const server = createServer();
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const { port } = server.address() as AddressInfo;
+		await new Promise((resolve) => server.close(resolve));
+		const hint = String(new RecordsApi().properties.find((property) => property.name === 'baseUrl')?.hint);
+
+		const refused = await testCredential({ baseUrl: `https://127.0.0.1:${port}`, token: TOKENS.full, testReportId: REPORTS.costs });
+		// ".invalid" never resolves (RFC 6761).
+		const unknownHost = await testCredential({ baseUrl: 'https://records.invalid', token: TOKENS.full, testReportId: REPORTS.costs });
+		expect([refused, unknownHost]).toEqual([
+			{ status: 'Error', message: 'ECONNREFUSED' },
+			{ status: 'Error', message: 'ENOTFOUND' },
+		]);
+		expect(hint).toMatch(/ECONNREFUSED\? Check host, port and that the service runs/);
+		expect(hint).toMatch(/ENOTFOUND\? The host name/);
 	});
 
 	it('never puts the token into a message', async () => {
@@ -190,10 +248,10 @@ describe('credential test against a certificate n8n does not accept', () => {
 	});
 	afterAll(async () => await Promise.all([untrusted, expired].map(async (server) => await server?.close())));
 
-	it("fails for an unknown CA with the code the form's hint names, with the fix beside it", async () => {
+	it("fails for an unknown CA with a code the form's hint names, with the fix beside it", async () => {
 		const result = await testCredential({ baseUrl: untrusted.baseUrl, token: TOKENS.full, testReportId: REPORTS.costs });
 		expect(result).toEqual({ status: 'Error', message: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
-		expect(hint).toContain(result.message);
+		expect(hint).toContain(`certificate code (${result.message}`);
 		expect(hint).toContain('NODE_EXTRA_CA_CERTS');
 	});
 

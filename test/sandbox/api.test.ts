@@ -443,6 +443,12 @@ describe('control endpoints', () => {
 		expect(((await get('/__sandbox/stats')).json as { requests: unknown }).requests).toEqual({});
 	});
 
+	it('lists every token with its value on its overview page, where a demo user looks for them', async () => {
+		const { tokens } = (await get('/__sandbox/')).json as { tokens: Array<{ name: string; token: string }> };
+		expect(tokens.map(({ token }) => token).sort()).toEqual(Object.values(TOKENS).sort());
+		expect(tokens.find(({ token }) => token === TOKENS.full)?.name).toBe('Import and analysis');
+	});
+
 	it('adds tokens and users with their own data rights', async () => {
 		await post('/__sandbox/users', { id: 'eur', name: 'Účetní EUR', rights: [{ columnName: 'Měna', values: ['EUR'] }] });
 		await post('/__sandbox/tokens', { token: 'rk_custom', userId: 'eur', permissions: ['analysis'] });

@@ -16,7 +16,10 @@ export interface RunResult {
 export interface RunOptions {
 	cwd?: string;
 	env?: NodeJS.ProcessEnv;
-	/** Also append stdout and stderr to this file, so a failure can be investigated afterwards. */
+	/**
+	 * Also append stdout and stderr to this file as they arrive, so that a long command can be
+	 * followed (`tail -f`) and a failure investigated afterwards.
+	 */
 	logFile?: string;
 	/** Resolve with the exit code instead of rejecting when the command fails. */
 	allowFailure?: boolean;
@@ -42,14 +45,20 @@ export function run(command: string, args: string[], options: RunOptions = {}): 
 			detached: true,
 		});
 		if (stdoutFd !== undefined) closeSync(stdoutFd);
+		const log = (text: string) => {
+			if (options.logFile) appendFileSync(options.logFile, text);
+		};
+		log(`$ ${command} ${args.join(' ')}\n`);
 		const stdout: Buffer[] = [];
 		const stderr: Buffer[] = [];
 		child.stdout?.on('data', (chunk: Buffer) => {
 			stdout.push(chunk);
+			log(chunk.toString('utf8'));
 			options.onOutput?.(chunk.toString('utf8'));
 		});
 		child.stderr?.on('data', (chunk: Buffer) => {
 			stderr.push(chunk);
+			log(chunk.toString('utf8'));
 			options.onOutput?.(chunk.toString('utf8'));
 		});
 		const stopOnExit = () => killGroup(child, 'SIGKILL');
@@ -70,7 +79,7 @@ export function run(command: string, args: string[], options: RunOptions = {}): 
 				stdout: options.stdoutFile === undefined ? Buffer.concat(stdout).toString('utf8') : readFileSync(options.stdoutFile, 'utf8'),
 				stderr: Buffer.concat(stderr).toString('utf8'),
 			};
-			if (options.logFile) appendFileSync(options.logFile, `$ ${command} ${args.join(' ')}\n${result.stdout}${result.stderr}\n[exit ${signal ?? result.code}]\n`);
+			log(`${options.stdoutFile === undefined ? '' : result.stdout}\n[exit ${signal ?? result.code}]\n`);
 			if (result.code !== 0 && !options.allowFailure) {
 				const why = signal ? `was stopped by ${signal}` : `exited with ${result.code}`;
 				reject(new Error(`${command} ${args.join(' ')} ${why}:\n${tail(result.stdout + result.stderr, 40)}`));

@@ -31,6 +31,8 @@ export interface RuntimeSpec {
 	rebuild: string[];
 	/** Environment this release needs at run time. */
 	env: Record<string, string>;
+	/** About how much disk the installed release takes, in GB (measured with `du`), for the progress line. */
+	diskGb: number;
 	/** CLI arguments that make an imported workflow active (its triggers and webhooks registered at start). */
 	activateArgs(workflowId: string): string[];
 }
@@ -45,6 +47,7 @@ export const RUNTIMES = {
 		rebuild: ['sqlite3', 'isolated-vm'],
 		// The MCP registry module fetches a catalogue from the internet at start (1.x has no such module).
 		env: { N8N_DISABLED_MODULES: 'mcp-registry' },
+		diskGb: 3,
 		activateArgs: (id: string) => ['publish:workflow', `--id=${id}`],
 	},
 	v1: {
@@ -55,6 +58,7 @@ export const RUNTIMES = {
 		overrides: { xlsx: '0.18.5' },
 		rebuild: ['sqlite3'],
 		env: { N8N_EXPRESSION_ENGINE: 'legacy' },
+		diskGb: 1.8,
 		activateArgs: (id: string) => ['update:workflow', `--id=${id}`, '--active=true'],
 	},
 } satisfies Record<string, RuntimeSpec>;
@@ -158,11 +162,12 @@ function headersDir(nodeBin: string): string | undefined {
 }
 
 /**
- * How much more of the disk holding `dir` is in use than when it was called, as a function to ask
- * later: while npm unpacks its 2,000 packages (about 2 GB), the one figure that keeps moving. It
- * counts every writer on that disk (npm's cache included); '' while the growth is under 10 MB.
+ * How much more of the disk holding `dir` is in use than when it was called, against what the
+ * install will take, as a function to ask later: while npm writes the files of its 2,000 packages
+ * (minutes after the last download), the one figure that keeps moving. It counts every writer on
+ * that disk, npm's cache included (up to 1 GB more when it starts empty); '' under 10 MB.
  */
-function diskGrowth(dir: string): () => string {
+function diskGrowth(dir: string, expectedGb: number): () => string {
 	const free = () => {
 		const { bavail, bsize } = statfsSync(dir);
 		return Number(bavail) * Number(bsize);
@@ -171,7 +176,8 @@ function diskGrowth(dir: string): () => string {
 	return () => {
 		const grown = before - free();
 		if (grown < 10e6) return '';
-		return grown >= 1e9 ? `${(grown / 1e9).toFixed(1)} GB more disk in use` : `${Math.round(grown / 1e6)} MB more disk in use`;
+		const written = grown >= 1e9 ? `${(grown / 1e9).toFixed(1)} GB` : `${Math.round(grown / 1e6)} MB`;
+		return `${written} written to disk, of about ${expectedGb}-${expectedGb + 1} GB`;
 	};
 }
 
@@ -317,14 +323,14 @@ export async function ensureRuntime(spec: RuntimeSpec, log: Log = defaultLog): P
 	await withLock(`${dir}.lock`, log, async () => {
 		if (installedRuntime(spec)) return;
 		const started = Date.now();
-		log(`installing n8n ${spec.n8nVersion} on Node.js ${nodeVersion} into ${dir} (first time only, takes a few minutes)`);
+		const logFile = join(dir, 'install.log');
+		log(`installing n8n ${spec.n8nVersion} on Node.js ${nodeVersion} into ${dir} (first time only; npm's output: ${logFile})`);
 		rmSync(dir, { recursive: true, force: true });
 		mkdirSync(dir, { recursive: true });
 		writeFileSync(
 			join(dir, 'package.json'),
 			JSON.stringify({ name: 'n8n-runtime', private: true, overrides: spec.overrides }, null, '\t'),
 		);
-		const logFile = join(dir, 'install.log');
 		const headers = headersDir(nodeBin);
 		// npm itself runs on the target Node.js, so native modules are built for its ABI.
 		const env = npmEnv({
@@ -333,9 +339,9 @@ export async function ensureRuntime(spec: RuntimeSpec, log: Log = defaultLog): P
 		});
 		try {
 			const download = new NpmProgress();
-			const diskUsed = diskGrowth(dir);
+			const diskUsed = diskGrowth(dir, spec.diskGb);
 			const downloaded = () => [download.summary(), packagesIn(join(dir, 'node_modules')), diskUsed()].filter(Boolean).join(', ');
-			await withProgress(`downloading n8n ${spec.n8nVersion} and its packages`, log, downloaded, () =>
+			await withProgress(`downloading and unpacking n8n ${spec.n8nVersion} and its packages`, log, downloaded, () =>
 				run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=http', `n8n@${spec.n8nVersion}`], {
 					cwd: dir,
 					env,

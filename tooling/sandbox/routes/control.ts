@@ -32,7 +32,8 @@ const summary = (ctx: SandboxContext): Record<string, unknown> => ({
 	recordTypes: [...ctx.state.recordTypes.values()].map(recordTypeSummary),
 	reports: [...ctx.state.reports.values()].map(reportSummary),
 	users: [...ctx.state.users.values()],
-	tokens: [...ctx.state.tokens.values()].map(({ name, permissions, userId, validUntil }) => ({ name, permissions, userId, validUntil })),
+	// With their values: the sandbox is a demo, and this page is where a user looks for them.
+	tokens: [...ctx.state.tokens.values()].map(({ name, token, permissions, userId, validUntil }) => ({ name, token, permissions, userId, validUntil })),
 });
 
 /** A fault rule as the control API shows it: without its random source and its rate-limit counters. */

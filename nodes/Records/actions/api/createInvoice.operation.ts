@@ -21,7 +21,7 @@ const properties: INodeProperties[] = [
 		type: 'number',
 		required: true,
 		default: 0,
-		description: 'ID of the client the invoice is for (a whole number, as Client → Get Many lists it)',
+		description: 'ID of the client the invoice is for (a whole number, as List Clients lists it)',
 	},
 	{
 		displayName: 'Amount',
