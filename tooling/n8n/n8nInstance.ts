@@ -169,9 +169,11 @@ export const OFFLINE_SETTINGS: Record<string, string> = {
 
 /**
  * Variables of the calling process that would change how n8n behaves, left out of every n8n
- * process. NODE_ENV=test (set by jest) silences n8n's logger and with it the CLI's results.
+ * process. NODE_ENV=test (set by jest) silences n8n's logger and with it the CLI's results. npm's
+ * settings of an `npm run`/`npx` (this repository as its prefix, its .npmrc's flags) would steer the
+ * npm that n8n's community-package installer runs.
  */
-const inheritedN8nSettings = /^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$|GENERIC_TIMEZONE$|NODE_ENV$|JEST_WORKER_ID$)/;
+const inheritedN8nSettings = /^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$|GENERIC_TIMEZONE$|NODE_ENV$|JEST_WORKER_ID$|npm_|INIT_CWD$)/i;
 
 /**
  * One real n8n installation: its user folder, the CLI commands run against it, and the server and
