@@ -131,6 +131,8 @@ export interface N8nInstanceOptions {
 	queue?: boolean;
 	/** Extra environment for every n8n process (it wins over the defaults). */
 	env?: Record<string, string>;
+	/** How long start() waits for the server to serve (default 120 s; a loaded machine needs more). */
+	startTimeoutMs?: number;
 }
 
 /** Fixed so that an instance folder can be reopened by a later process (a restart). */
@@ -187,6 +189,7 @@ export class N8nInstance {
 	readonly queue: boolean;
 	readonly baseUrl: string;
 	private readonly extraEnv: Record<string, string>;
+	private readonly startTimeoutMs: number;
 	private server?: ChildProcess;
 	private worker?: ChildProcess;
 	private redis?: RedisServer;
@@ -200,6 +203,7 @@ export class N8nInstance {
 		this.port = options.port;
 		this.queue = options.queue ?? false;
 		this.extraEnv = options.env ?? {};
+		this.startTimeoutMs = options.startTimeoutMs ?? 120_000;
 		this.baseUrl = `http://127.0.0.1:${this.port}`;
 	}
 
@@ -377,7 +381,7 @@ export class N8nInstance {
 			if (!log.includes('Editor is now accessible')) return undefined;
 			const response = await fetch(`${this.baseUrl}/healthz/readiness`).catch(() => undefined);
 			return response?.ok ? true : undefined;
-		}, { timeoutMs: 120_000 });
+		}, { timeoutMs: this.startTimeoutMs });
 		if (this.queue) await this.startWorker();
 	}
 
