@@ -13,7 +13,7 @@
  * Trigger is active. Every row added before, during and after the update reaches the workflow's next
  * node exactly once (a collector on loopback counts them), and the saved workflows are unchanged.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -91,6 +91,14 @@ describe.each(runtimesUnderTest())('installed and updated by the community-packa
 
 	afterAll(async () => {
 		await n8n?.stop();
+		// n8n's installer names its nodes folder's manifest "installed-nodes": two instance folders
+		// left under .cache would make jest's other runs warn of a module naming collision.
+		const manifest = n8n ? join(n8n.userFolder, '.n8n', 'nodes', 'package.json') : '';
+		if (manifest && existsSync(manifest)) {
+			const nodesPackage = JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, unknown>;
+			delete nodesPackage.name;
+			writeFileSync(manifest, JSON.stringify(nodesPackage, null, 2));
+		}
 		await collector?.close();
 		await registry?.close();
 		await sandbox?.close();
