@@ -26,6 +26,7 @@ import { growth } from './sections/growth';
 import { hostileInput } from './sections/hostile-input';
 import { httpsRead } from './sections/https-read';
 import { importRecords } from './sections/import';
+import { n8nPollMemory } from './sections/n8n-poll-memory';
 import { reportPoll } from './sections/report-poll';
 import { reportRead } from './sections/report-read';
 import { sandboxCeiling } from './sections/sandbox-ceiling';
@@ -35,7 +36,7 @@ import { trigger } from './sections/trigger';
 // The sections' data types differ; each section only ever receives the data it produced itself.
 type AnySection = Section<unknown>;
 
-const SECTIONS: AnySection[] = [sandboxCeiling, reportRead, reportPoll, importRecords, trigger, hostileInput, soak, growth, httpsRead] as AnySection[];
+const SECTIONS: AnySection[] = [sandboxCeiling, reportRead, reportPoll, importRecords, trigger, hostileInput, soak, growth, httpsRead, n8nPollMemory] as AnySection[];
 
 interface StoredSection {
 	finishedAt: string;

@@ -131,6 +131,8 @@ export interface N8nInstanceOptions {
 	queue?: boolean;
 	/** Extra environment for every n8n process (it wins over the defaults). */
 	env?: Record<string, string>;
+	/** How long start() waits for the server to serve (default 120 s; a loaded machine needs more). */
+	startTimeoutMs?: number;
 }
 
 /** Fixed so that an instance folder can be reopened by a later process (a restart). */
@@ -169,9 +171,11 @@ export const OFFLINE_SETTINGS: Record<string, string> = {
 
 /**
  * Variables of the calling process that would change how n8n behaves, left out of every n8n
- * process. NODE_ENV=test (set by jest) silences n8n's logger and with it the CLI's results.
+ * process. NODE_ENV=test (set by jest) silences n8n's logger and with it the CLI's results. npm's
+ * settings of an `npm run`/`npx` (this repository as its prefix, its .npmrc's flags) would steer the
+ * npm that n8n's community-package installer runs.
  */
-const inheritedN8nSettings = /^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$|GENERIC_TIMEZONE$|NODE_ENV$|JEST_WORKER_ID$)/;
+const inheritedN8nSettings = /^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$|GENERIC_TIMEZONE$|NODE_ENV$|JEST_WORKER_ID$|npm_|INIT_CWD$)/i;
 
 /**
  * One real n8n installation: its user folder, the CLI commands run against it, and the server and
@@ -185,6 +189,7 @@ export class N8nInstance {
 	readonly queue: boolean;
 	readonly baseUrl: string;
 	private readonly extraEnv: Record<string, string>;
+	private readonly startTimeoutMs: number;
 	private server?: ChildProcess;
 	private worker?: ChildProcess;
 	private redis?: RedisServer;
@@ -198,6 +203,7 @@ export class N8nInstance {
 		this.port = options.port;
 		this.queue = options.queue ?? false;
 		this.extraEnv = options.env ?? {};
+		this.startTimeoutMs = options.startTimeoutMs ?? 120_000;
 		this.baseUrl = `http://127.0.0.1:${this.port}`;
 	}
 
@@ -375,7 +381,7 @@ export class N8nInstance {
 			if (!log.includes('Editor is now accessible')) return undefined;
 			const response = await fetch(`${this.baseUrl}/healthz/readiness`).catch(() => undefined);
 			return response?.ok ? true : undefined;
-		}, { timeoutMs: 120_000 });
+		}, { timeoutMs: this.startTimeoutMs });
 		if (this.queue) await this.startWorker();
 	}
 

@@ -41,20 +41,20 @@ async function packedPackage(context: BenchContext): Promise<PackedPackage> {
 }
 
 /** The process listening on a loopback port (the n8n server), from the socket table. */
-function pidListeningOn(port: number): number {
+export function pidListeningOn(port: number): number {
 	const table = execFileSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
 	const match = /pid=(\d+)/.exec(table);
 	if (!match) throw new Error(`No process found listening on port ${port}:\n${table}`);
 	return Number(match[1]);
 }
 
-function statusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+export function statusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 	const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
 	return match ? Number(match[1]) : Number.NaN;
 }
 
 /** Resets the process's peak RSS (VmHWM) to its current RSS (Linux ≥ 4.0); false when not permitted. */
-function resetPeakRss(pid: number): boolean {
+export function resetPeakRss(pid: number): boolean {
 	try {
 		writeFileSync(`/proc/${pid}/clear_refs`, '5');
 		return true;
@@ -93,6 +93,7 @@ export async function startN8n(
 	credentials: CredentialJson[] = [],
 	/** n8n settings beyond its defaults, for a measurement of a tuned server. */
 	env: Record<string, string> = {},
+	{ startTimeoutMs }: { startTimeoutMs?: number } = {},
 ): Promise<BenchN8n> {
 	const runtime = await ensureRuntime(RUNTIMES.v2, (line) => context.log(`[n8n-runtime] ${line}`));
 	const pkg = await packedPackage(context);
@@ -101,7 +102,7 @@ export async function startN8n(
 	rmSync(instancesDir, { recursive: true, force: true });
 	const userFolder = join(instancesDir, `n8n-${Date.now()}`);
 	mkdirSync(userFolder, { recursive: true });
-	const instance = await N8nInstance.create({ runtime, userFolder, package: pkg, env });
+	const instance = await N8nInstance.create({ runtime, userFolder, package: pkg, env, startTimeoutMs });
 	await instance.importCredentials([
 		{
 			...RECORDS_CREDENTIAL,
