@@ -62,7 +62,7 @@ export class PageSizer {
 
 	private readonly adaptive: boolean;
 
-	private readonly ceiling: number;
+	private ceiling: number;
 
 	private readonly serverErrors: boolean;
 
@@ -97,7 +97,7 @@ export class PageSizer {
 			}
 			this.size = Math.min(this.size, received);
 		} else if (limit === this.size) {
-			if (this.size < this.most) this.size = Math.min(this.most, this.size * 2);
+			if (this.size < this.most) this.size = Math.min(this.most, this.ceiling, this.size * 2);
 			else if (this.growing) this.size = Math.min(this.ceiling, this.size * 2);
 		}
 	}
@@ -107,12 +107,38 @@ export class PageSizer {
 	 * a smaller size (the size is switched already); false when the failure stands.
 	 */
 	onRefused(limit: number, status: number | undefined): boolean {
-		if (!this.fallsBackAt(limit) || status === undefined) return false;
-		const clientRefusal = status >= 400 && status < 500 && !NOT_ABOUT_LIMIT.has(status);
-		if (!clientRefusal && !(this.serverErrors && SERVER_REFUSALS.includes(status))) return false;
+		if (!this.fallsBackAt(limit) || !this.mayBeAboutSize(status)) return false;
 		this.size = this.fallback;
 		this.growing = false;
 		return true;
+	}
+
+	/** Whether an answer with `status` can be a refusal of the `limit` (or of `offset + limit`) asked. */
+	mayBeAboutSize(status: number | undefined): boolean {
+		if (status === undefined) return false;
+		const clientRefusal = status >= 400 && status < 500 && !NOT_ABOUT_LIMIT.has(status);
+		return clientRefusal || (this.serverErrors && SERVER_REFUSALS.includes(status));
+	}
+
+	/** A request asked with `limit` was answered with a table (a check's request: nothing else learnt). */
+	answeredAt(limit: number): void {
+		this.accepted = Math.max(this.accepted, limit);
+	}
+
+	/** Asks the next page for `size` rows: a page proven to be served; full pages grow it again. */
+	lowerTo(size: number): void {
+		this.size = Math.max(1, Math.min(this.size, size));
+	}
+
+	/**
+	 * No page of this read asks for more than `size` rows from now on: a refusal that rows past the
+	 * page show is not about the end (a service limiting how deep a read may go refuses more deeper).
+	 */
+	capAt(size: number): void {
+		this.ceiling = Math.max(1, Math.min(this.ceiling, size));
+		this.most = Math.min(this.most, this.ceiling);
+		this.size = Math.min(this.size, this.ceiling);
+		this.growing = false;
 	}
 
 	/**

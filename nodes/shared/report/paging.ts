@@ -18,9 +18,9 @@
  * - With `detectChanges` (Get Rows, the Report Trigger), every page after the first is checked to
  *   begin where the one before it ended (boundaryCheck.ts): the read is one state of the report, or
  *   fails with ReportChangedError.
- * - An offset past the end answered with 404, 400 or an error object is the end where the engine
- *   expects it may be; once the report is known to be there (one request at offset 0 otherwise), so
- *   that a report that does not exist is still reported as such.
+ * - A refused request (an error, or an answer that is not a page) is the end of the report only
+ *   where the end is proven; otherwise a smaller page is asked, and where none helps the read fails
+ *   naming the cause (PageRequests.afterRefusal: the one rule, for every request of a read).
  */
 import { type Answer, type CheckPort, readInTwoSteps, ReportChangedError, rowsAfterOverlap } from './boundaryCheck';
 import { OFFSET_PROBE, OffsetGuard } from './offsetGuard';
@@ -29,7 +29,7 @@ import { PageRequests } from './pageRequests';
 import { PageSizer } from './pageSize';
 import { DEFAULT_MAX_PAGES, type ReadReportOptions, type ReadReportSummary } from './readOptions';
 import type { ReportRow } from './rows';
-import { mayMeanPastEnd, type TablePage, type TableSource } from './tablePage';
+import type { TablePage, TableSource } from './tablePage';
 import { TrailingRun } from './trailingRun';
 import { MAX_CONCURRENCY } from '../requestOptions';
 import { recordsConnection, type RecordsFunctions } from '../transport';
@@ -103,7 +103,7 @@ class ReportRead implements CheckPort {
 		this.requests = requests;
 		this.plan = new PagePlan(this.start, (offset, limit) => requests.send(offset, limit, false));
 		this.guard = new OffsetGuard(options.reportId, {
-			rowsFarAway: async () => (await requests.fetch(OFFSET_PROBE, 1, false))?.rows ?? [],
+			rowsFarAway: async () => await requests.rowsAt(OFFSET_PROBE),
 			requestsSent: () => requests.sent,
 			fail: (message, description) => requests.fail(message, description),
 		});
@@ -182,15 +182,13 @@ class ReportRead implements CheckPort {
 			try {
 				page = await head.result;
 			} catch (error) {
-				// An adaptive read asks again at a smaller size when a large limit is refused.
-				if (this.requests.refused(head.requested, error)) {
+				const outcome = await this.requests.afterRefusal(head.offset - head.overlap, head.requested, error);
+				if (outcome === 'smaller') {
 					this.plan.restart(at);
 					continue;
 				}
-				if (head.offset - head.overlap === 0 || !mayMeanPastEnd(error)) throw this.requests.wrap(error);
-				if (head.overlap > 0) return await this.shrank(at);
-				// Past the end: once the report is known to be there.
-				await this.requests.confirmThere(head.requested, error);
+				// The rows of the check are gone, or (without the check) the report ends before `at`.
+				if (this.detect && (head.overlap > 0 || outcome === 'gone')) return await this.shrank(at);
 				return undefined;
 			}
 			// Told only of the pages used: pages planned past a short one say nothing about the service.
@@ -242,7 +240,7 @@ class ReportRead implements CheckPort {
 
 	/** CheckPort: one request of at most `want` rows; undefined when answered as past the end. */
 	async fetch(offset: number, want: number): Promise<Answer | undefined> {
-		return await this.requests.fetch(offset, want, true);
+		return await this.requests.fetch(offset, want);
 	}
 
 	/** CheckPort: the rows before `at` moved, unless the service ignores `offset` (the probe says). */
@@ -253,7 +251,7 @@ class ReportRead implements CheckPort {
 
 	/** CheckPort: rows already read are gone: the report changed, if it is there at all. */
 	async shrank(at: number): Promise<never> {
-		await this.requests.confirmThere(1, undefined);
+		await this.requests.confirmThere();
 		return await this.changed(at);
 	}
 }
