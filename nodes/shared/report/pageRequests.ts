@@ -12,10 +12,10 @@ import { fetchTablePage, type Refusal, refusalOf, type TablePage, type TableSour
 import type { RecordsFunctions } from '../transport';
 
 /**
- * What a refused request leads to: ask again at the (now smaller) page size, the report ends before
- * the offset asked, or rows the read had are gone (the report shrank under it).
+ * What a refused request leads to: ask again (at a smaller page size, or where rows appeared since),
+ * the report ends before the offset asked, or rows the read had are gone (the report shrank under it).
  */
-export type AfterRefusal = 'smaller' | 'end' | 'gone';
+export type AfterRefusal = 'again' | 'end' | 'gone';
 
 export class PageRequests {
 	/** Requests sent: the discarded, checking and probing ones included. */
@@ -61,7 +61,7 @@ export class PageRequests {
 			try {
 				return { rows: (await this.send(offset, limit, true)).rows, limit };
 			} catch (error) {
-				if ((await this.afterRefusal(offset, limit, error)) !== 'smaller') return undefined;
+				if ((await this.afterRefusal(offset, limit, error)) !== 'again') return undefined;
 			}
 		}
 	}
@@ -97,11 +97,11 @@ export class PageRequests {
 				if (refusal.pastEnd && offset > 0) return 'end';
 				throw this.wrap(error);
 			}
-			if (this.sizer.onRefused(limit, refusal.status)) return 'smaller';
+			if (this.sizer.onRefused(limit, refusal.status)) return 'again';
 			const within = Math.min(this.reach - offset, this.sizer.accepted, limit - 1);
 			if (within >= 1) {
 				this.sizer.lowerTo(within);
-				return 'smaller';
+				return 'again';
 			}
 			if (offset === 0) throw this.refusedPage(limit, refusal, error);
 			const edge = await this.edgeBelow(offset);
@@ -110,10 +110,12 @@ export class PageRequests {
 			// The row before `offset` is there: with the row after it, or alone.
 			const pair = await this.pairAt(offset, refusal);
 			if (pair === 0) return 'gone';
-			if (pair === 2) {
-				if (limit === 1) throw this.wrap(error);
-				this.sizer.capAt(Math.floor(limit / 2));
-				return 'smaller';
+			if (pair === 'unknown' && limit === 1) throw this.wrap(error);
+			if (pair === 2 || pair === 'unknown') {
+				// Rows past `offset` (or the size refused): the page was too large or too deep; or, one row
+				// refused, rows came since.
+				if (limit > 1) this.sizer.capAt(Math.floor(limit / 2));
+				return 'again';
 			}
 			// One row: now (offset, 1) is within what was answered; the rule decides again.
 		}
@@ -142,29 +144,57 @@ export class PageRequests {
 		return refused;
 	}
 
-	/** The rows the service serves from `offset - 1` when asked for 2: 0, 1 or 2; a refusal fails the read. */
-	private async pairAt(offset: number, refusal: Refusal): Promise<number> {
+	/**
+	 * The rows the service serves from `offset - 1` when asked for 2 (0: the row there, seen before, is
+	 * gone). Refused while that row alone is still served: no row past it is, and the read fails.
+	 */
+	private async pairAt(offset: number, refusal: Refusal): Promise<number | 'unknown'> {
 		try {
 			const { rows } = await this.send(offset - 1, 2, false);
 			this.sizer.answeredAt(2);
 			return rows.length;
 		} catch (failure) {
-			if (refusalOf(failure) === undefined) throw this.wrap(failure);
-			throw this.tooDeep(offset, refusal);
+			const refused = refusalOf(failure);
+			if (refused === undefined) throw this.wrap(failure);
+			// Never answered 2 rows: the refusal may be of the size, unless 2 rows are served at the top.
+			if (this.sizer.accepted < 2 && this.sizer.mayBeAboutSize(refused.status) && !(await this.servesTwo())) return 'unknown';
 		}
+		try {
+			if ((await this.send(offset - 1, 1, false)).rows.length === 0) return 0;
+		} catch (failure) {
+			if (refusalOf(failure)?.pastEnd === true) return 0;
+			throw this.wrap(failure);
+		}
+		throw this.tooDeep(offset, refusal);
+	}
+
+	/** Whether a page of 2 rows is served at offset 0 (a service serving one row at a time refuses it). */
+	private async servesTwo(): Promise<boolean> {
+		try {
+			await this.send(0, 2, false);
+		} catch (failure) {
+			if (refusalOf(failure) === undefined) throw this.wrap(failure);
+			return false;
+		}
+		this.sizer.answeredAt(2);
+		return true;
 	}
 
 	/** One row is refused at `edge` (below the offset asked), the row before it served: the end, or no row past it. */
 	private async endAt(edge: number, refusal: Refusal, error: unknown): Promise<AfterRefusal> {
 		const pair = await this.pairAt(edge, refusal);
+		if (pair === 'unknown') throw this.wrap(error);
 		if (pair === 1) return 'end';
-		if (pair === 0) return 'gone';
-		throw this.wrap(error);
+		// Gone: the report shrank; two rows: rows came since; what was learnt decides the next time.
+		return pair === 0 ? 'gone' : 'again';
 	}
 
-	/** A page of `limit` rows at offset 0 refused, and no smaller one proven: the setting, or the error itself. */
+	/**
+	 * A page of `limit` rows at offset 0 refused, and no smaller one proven: the Page Size set, or the
+	 * error itself where even the guide's default page is refused.
+	 */
 	private refusedPage(limit: number, refusal: Refusal, error: unknown): Error {
-		if (limit <= GUIDE_PAGE_SIZE) return this.wrap(error);
+		if (this.sizer.adaptive && limit <= GUIDE_PAGE_SIZE) return this.wrap(error);
 		const cause = error instanceof Error ? error.message : String(error);
 		return this.fail(
 			`The service refused a page of ${limit} rows of report "${this.source.reportId}" (${refusal.answer})`,

@@ -60,7 +60,8 @@ export class PageSizer {
 
 	private answered = false;
 
-	private readonly adaptive: boolean;
+	/** The node chooses the page size (no Page Size set). */
+	readonly adaptive: boolean;
 
 	private ceiling: number;
 

@@ -183,7 +183,7 @@ class ReportRead implements CheckPort {
 				page = await head.result;
 			} catch (error) {
 				const outcome = await this.requests.afterRefusal(head.offset - head.overlap, head.requested, error);
-				if (outcome === 'smaller') {
+				if (outcome === 'again') {
 					this.plan.restart(at);
 					continue;
 				}
