@@ -194,7 +194,7 @@ export class PageRequests {
 	 * error itself where even the guide's default page is refused.
 	 */
 	private refusedPage(limit: number, refusal: Refusal, error: unknown): Error {
-		if (this.sizer.adaptive && limit <= GUIDE_PAGE_SIZE) return this.wrap(error);
+		if ((this.sizer.adaptive && limit <= GUIDE_PAGE_SIZE) || !this.sizer.mayBeAboutSize(refusal.status)) return this.wrap(error);
 		const cause = error instanceof Error ? error.message : String(error);
 		return this.fail(
 			`The service refused a page of ${limit} rows of report "${this.source.reportId}" (${refusal.answer})`,
