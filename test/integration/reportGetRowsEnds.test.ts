@@ -165,3 +165,32 @@ describe('a service that answers a `limit` above its maximum without serving the
 		expect(error?.description).toMatch(/Page Size/);
 	});
 });
+
+describe('quiet polls on a service that caps every page at 37 rows (Appended at the End)', () => {
+	const reportRequests = () => sandbox.state.stats.requests.report?.total ?? 0;
+
+	it.each([
+		['the page size chosen by the node', {}],
+		['Page Size 100', { pageSize: 100 }],
+	] as Array<[string, IDataObject]>)('a quiet poll costs at most 4 report requests (%s; 6 before the end was shown in the check)', async (_label, options) => {
+		await bankReport('capped', 2_000);
+		await addFault({ limitCap: 37 });
+		const parameters = { newRowPosition: 'end', options };
+
+		let { staticData } = await poll('capped', parameters);
+		await control(sandbox, '/reports/capped/rows', { generate: 2 });
+		const busy = await poll('capped', parameters, staticData);
+		expect(ids(busy.items)).toEqual(bankTransactionIds(2_001, 2));
+		staticData = busy.staticData;
+
+		const counts: number[] = [];
+		for (let quiet = 0; quiet < 3; quiet++) {
+			const before = reportRequests();
+			const result = await poll('capped', parameters, staticData);
+			expect(result.items).toBeNull();
+			staticData = result.staticData;
+			counts.push(reportRequests() - before);
+		}
+		expect(Math.max(...counts)).toBeLessThanOrEqual(4);
+	});
+});

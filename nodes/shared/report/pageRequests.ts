@@ -54,10 +54,10 @@ export class PageRequests {
 	 * One request of at most `want` rows (and the page size); undefined when the report ends before
 	 * `offset` (or rows read are gone: the check that asked finds out).
 	 */
-	async fetch(offset: number, want: number): Promise<Answer | undefined> {
+	async fetch(offset: number, want: number, served = false): Promise<Answer | undefined> {
 		for (;;) {
 			if (this.sent >= this.maxPages) throw this.maxPagesError();
-			const limit = Math.max(1, Math.min(this.sizer.size, want));
+			const limit = Math.max(1, Math.min(served ? this.sizer.served : this.sizer.size, want));
 			try {
 				return { rows: (await this.send(offset, limit, true)).rows, limit };
 			} catch (error) {

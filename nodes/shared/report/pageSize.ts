@@ -83,6 +83,11 @@ export class PageSizer {
 		return this.adaptive && !this.answered;
 	}
 
+	/** The most rows the service has served in one answer, when more than the size (within the ceiling). */
+	get served(): number {
+		return Math.max(this.size, Math.min(this.most, this.ceiling));
+	}
+
 	/** A request asked with `limit` brought `received` rows (an empty answer says nothing about the size). */
 	onPage(limit: number, received: number): void {
 		this.answered = true;

@@ -89,6 +89,9 @@ class ReportRead implements CheckPort {
 
 	private lastShort = false;
 
+	/** The check that read the last rows proved the end after them (boundaryCheck.ts). */
+	private ended = false;
+
 	constructor(
 		private readonly context: RecordsFunctions,
 		private readonly options: ReadReportOptions,
@@ -163,6 +166,7 @@ class ReportRead implements CheckPort {
 
 	/** The next rows in report order; undefined at the end of the report or of the rows asked for. */
 	private async nextChunk(): Promise<Chunk | undefined> {
+		if (this.ended) return undefined;
 		for (;;) {
 			const left = this.rowsLeft();
 			if (left === 0) return undefined;
@@ -172,6 +176,7 @@ class ReportRead implements CheckPort {
 				this.plan.restart(at);
 				const after = await readInTwoSteps(this, this.trail, at, left);
 				if (after === undefined) return undefined;
+				this.ended = after.last === true;
 				return { offset: at, rows: after.rows, short: after.rows.length < after.limit };
 			}
 			if (this.plan.planned === 0) this.plan.restart(at);
@@ -239,8 +244,8 @@ class ReportRead implements CheckPort {
 	}
 
 	/** CheckPort: one request of at most `want` rows; undefined when answered as past the end. */
-	async fetch(offset: number, want: number): Promise<Answer | undefined> {
-		return await this.requests.fetch(offset, want);
+	async fetch(offset: number, want: number, served?: boolean): Promise<Answer | undefined> {
+		return await this.requests.fetch(offset, want, served);
 	}
 
 	/** CheckPort: the rows before `at` moved, unless the service ignores `offset` (the probe says). */
