@@ -22,7 +22,9 @@
  * refusal too: the guide's only error status is 500, and a page too large to build (or to build
  * within a gateway's time) ends in one of these. A page asked above that size is then not retried on
  * them (finalStatuses): the size is given up at the first refusal, and the read goes on below it,
- * where retries apply again.
+ * where retries apply again. Where the end rule (pageRequests.ts) finds a refusal that is not about the
+ * `limit` alone, it lowers the size to a page within what was answered (lowerTo), or halves it for
+ * the rest of the read (capAt: a service refusing reads deeper than it serves refuses more deeper).
  */
 
 /** The guide's default `limit`, and what an adaptive read falls back to when a large one is refused. */
