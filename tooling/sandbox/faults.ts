@@ -11,9 +11,14 @@ import {
 } from './importOutcomeFaults';
 
 /** How a `pastEnd` fault answers an offset past the last row. */
-export const PAST_END_ANSWERS = [404, 400, 'errorObject'] as const;
+export const PAST_END_ANSWERS = [404, 400, 416, 422, 'errorObject'] as const;
 
 export type PastEndAnswer = (typeof PAST_END_ANSWERS)[number];
+
+/** How a `maxLimit` fault refuses a `limit` above its maximum. */
+export const OVER_LIMIT_ANSWERS = [400, 413, 422, 'errorObject'] as const;
+
+export type OverLimitAnswer = (typeof OVER_LIMIT_ANSWERS)[number];
 
 export const FAULT_ROUTES = ['import', 'report', 'clients', 'invoices', 'records', '*'] as const;
 
@@ -50,6 +55,13 @@ export interface FaultRule extends ImportOutcomeFaults {
 	limitCap?: number;
 	/** Reports: refuse (400) a page whose `limit` is above this, as a service with a hard maximum does. */
 	maxLimit?: number;
+	/** Reports, with `maxLimit`: answer a `limit` above it with 400 (default), 413, 422 or a 200 error object. */
+	overLimit?: OverLimitAnswer;
+	/**
+	 * Reports: refuse (400 `result_window_too_large`) any request whose `offset + limit` is above this,
+	 * serving every row up to there: a service that limits how deep a read may go (a result window).
+	 */
+	maxDepth?: number;
 	/** Reports: ignore `offset` (always serve the first page). */
 	ignoreOffset?: boolean;
 	/**
@@ -59,7 +71,7 @@ export interface FaultRule extends ImportOutcomeFaults {
 	pageBytes?: number;
 	/**
 	 * Reports: answer an offset past the last row (but not offset 0) with 404 `offset_out_of_range`,
-	 * 400 `invalid_offset`, or a 200 whose body is an error object instead of an empty page.
+	 * 400 `invalid_offset`, 416, 422, or a 200 whose body is an error object instead of an empty page.
 	 */
 	pastEnd?: PastEndAnswer;
 	/** Reports: only requests for this `offset` (0: the first page of every read). */
@@ -111,6 +123,8 @@ export interface FaultEffect extends ImportOutcomeEffect {
 	truncate?: 'body' | 'connection';
 	limitCap?: number;
 	maxLimit?: number;
+	overLimit?: OverLimitAnswer;
+	maxDepth?: number;
 	ignoreOffset: boolean;
 	pageBytes?: number;
 	pastEnd?: PastEndAnswer;
@@ -134,6 +148,8 @@ const RULE_KEYS = new Set<string>([
 	'truncate',
 	'limitCap',
 	'maxLimit',
+	'overLimit',
+	'maxDepth',
 	'ignoreOffset',
 	'pageBytes',
 	'pastEnd',
@@ -167,7 +183,7 @@ export function parseFaultRule(input: unknown, index: number): FaultRule | strin
 	for (const key of ['reportId', 'recordTypeId', 'method'] as const) {
 		if (raw[key] !== undefined && typeof raw[key] !== 'string') return `Fault rule ${index}: ${key} must be a string`;
 	}
-	for (const key of ['latencyMs', 'retryAfter', 'slowMs', 'limitCap', 'maxLimit', 'pageBytes', 'times', 'seed', 'pageOffset', 'skip'] as const) {
+	for (const key of ['latencyMs', 'retryAfter', 'slowMs', 'limitCap', 'maxLimit', 'maxDepth', 'pageBytes', 'times', 'seed', 'pageOffset', 'skip'] as const) {
 		if (raw[key] !== undefined && !isNonNegativeNumber(raw[key])) {
 			return `Fault rule ${index}: ${key} must be a non-negative number`;
 		}
@@ -216,11 +232,17 @@ export function parseFaultRule(input: unknown, index: number): FaultRule | strin
 	if (raw.maxLimit !== undefined && (raw.maxLimit as number) < 1) {
 		return `Fault rule ${index}: maxLimit must be at least 1`;
 	}
+	if (raw.maxDepth !== undefined && (raw.maxDepth as number) < 1) {
+		return `Fault rule ${index}: maxDepth must be at least 1`;
+	}
+	if (raw.overLimit !== undefined && !(OVER_LIMIT_ANSWERS as readonly unknown[]).includes(raw.overLimit)) {
+		return `Fault rule ${index}: overLimit must be 400, 413, 422 or "errorObject"`;
+	}
 	if (raw.pageBytes !== undefined && (raw.pageBytes as number) < 1) {
 		return `Fault rule ${index}: pageBytes must be at least 1`;
 	}
 	if (raw.pastEnd !== undefined && !(PAST_END_ANSWERS as readonly unknown[]).includes(raw.pastEnd)) {
-		return `Fault rule ${index}: pastEnd must be 404, 400 or "errorObject"`;
+		return `Fault rule ${index}: pastEnd must be 404, 400, 416, 422 or "errorObject"`;
 	}
 	const outcomeProblem = checkImportOutcomeFaults(raw);
 	if (outcomeProblem) return `Fault rule ${index}: ${outcomeProblem}`;
@@ -326,6 +348,8 @@ export function resolveFaults(rules: FaultRuleState[], target: FaultTarget, now 
 		if (rule.truncate === 'connection') effect.truncate = 'connection';
 		if (rule.limitCap !== undefined) effect.limitCap = Math.min(effect.limitCap ?? Infinity, rule.limitCap);
 		if (rule.maxLimit !== undefined) effect.maxLimit = Math.min(effect.maxLimit ?? Infinity, rule.maxLimit);
+		if (rule.overLimit !== undefined) effect.overLimit ??= rule.overLimit;
+		if (rule.maxDepth !== undefined) effect.maxDepth = Math.min(effect.maxDepth ?? Infinity, rule.maxDepth);
 		if (rule.ignoreOffset === true) effect.ignoreOffset = true;
 		if (rule.pageBytes !== undefined) effect.pageBytes = Math.min(effect.pageBytes ?? Infinity, rule.pageBytes);
 		if (rule.pastEnd !== undefined) effect.pastEnd ??= rule.pastEnd;
@@ -345,6 +369,7 @@ export function faultKinds(effect: FaultEffect): string[] {
 	if (effect.truncate) kinds.push(`truncate_${effect.truncate}`);
 	if (effect.limitCap !== undefined) kinds.push('limit_cap');
 	if (effect.maxLimit !== undefined) kinds.push('max_limit');
+	if (effect.maxDepth !== undefined) kinds.push('max_depth');
 	if (effect.ignoreOffset) kinds.push('ignore_offset');
 	if (effect.pageBytes !== undefined) kinds.push('page_bytes');
 	if (effect.pastEnd !== undefined) kinds.push('past_end');

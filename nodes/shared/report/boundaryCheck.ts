@@ -11,8 +11,9 @@
  * In two steps, where no answer can hold those rows and a new row: the service capped the page (in
  * rows or bytes; a row larger than its page comes alone), the check's rows do not fit the page size
  * (a run of identical rows longer than a page), or the answer had no new row (the end, or a cap).
- * First the rows after the boundary are asked for on their own; then the check's rows, in as few
- * answers as the page size allows. Asking in this order makes the end exact too: no row at the
+ * First the rows after the boundary are asked for on their own (and, where they are fewer than asked,
+ * the offset after them: most likely the end); then the check's rows, in as few answers as the page
+ * size allows, on through those rows. Asking in this order makes the end exact too: no row at the
  * boundary, then the rows before it still in place, is one state of the report that ends there. Two
  * steps are exact when the report changes at most once between them; a change made and undone
  * between the two requests (a row added and deleted again within a second) can escape them.
@@ -42,12 +43,17 @@ export class ReportChangedError extends NodeOperationError {
 export interface Answer {
 	rows: ReportRow[];
 	limit: number;
+	/** Proven by the check that asked: the report ends right after these rows. */
+	last?: boolean;
 }
 
 /** What the check needs from the read. */
 export interface CheckPort {
-	/** One request of at most `want` rows (and the page size); undefined when answered as past the end. */
-	fetch(offset: number, want: number): Promise<Answer | undefined>;
+	/**
+	 * One request of at most `want` rows (and the page size; `served`: as many as the service has served
+	 * in one answer, when more); undefined when answered as past the end.
+	 */
+	fetch(offset: number, want: number, served?: boolean): Promise<Answer | undefined>;
 	/** Fails the read: the rows before `offset` moved (the offset probe first, where not done yet). */
 	changed(offset: number): Promise<never>;
 	/** Fails the read: rows before `offset` are gone (after checking that the report is there). */
@@ -77,12 +83,19 @@ function sameRows(a: readonly ReportRow[], b: readonly ReportRow[]): boolean {
 export async function readInTwoSteps(port: CheckPort, check: TrailingRun, at: number, want: number): Promise<Answer | undefined> {
 	const after = await port.fetch(at, want);
 	const rows = after?.rows ?? [];
+	// Rows, but fewer than asked: most likely the end. The offset after them asked now, one answer of
+	// the check's rows and these shows the end after them too (the same two steps, one boundary on).
+	let lastNext = false;
+	if (after !== undefined && rows.length > 0 && rows.length < Math.min(after.limit, want)) {
+		const next = await port.fetch(at + rows.length, 1);
+		lastNext = next === undefined || next.rows.length === 0;
+	}
 	const length = check.length;
 	let checked = 0;
 	let beyond: ReportRow[] = [];
 	while (checked < length) {
 		// Asking on past the check's rows lets one answer show the boundary whole where it can.
-		const page = await port.fetch(at - length + checked, length - checked + rows.length);
+		const page = await port.fetch(at - length + checked, length - checked + rows.length, true);
 		if (page === undefined || page.rows.length === 0) return await port.shrank(at);
 		const inCheck = Math.min(page.rows.length, length - checked);
 		if (!check.agrees(page.rows.slice(0, inCheck), checked)) return await port.changed(at);
@@ -90,5 +103,6 @@ export async function readInTwoSteps(port: CheckPort, check: TrailingRun, at: nu
 		beyond = page.rows.slice(inCheck);
 	}
 	if (!sameRows(beyond, rows.slice(0, beyond.length))) return await port.changed(at);
-	return after === undefined || rows.length === 0 ? undefined : after;
+	if (after === undefined || rows.length === 0) return undefined;
+	return { ...after, last: lastNext && beyond.length === rows.length };
 }

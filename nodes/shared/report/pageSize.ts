@@ -22,7 +22,9 @@
  * refusal too: the guide's only error status is 500, and a page too large to build (or to build
  * within a gateway's time) ends in one of these. A page asked above that size is then not retried on
  * them (finalStatuses): the size is given up at the first refusal, and the read goes on below it,
- * where retries apply again.
+ * where retries apply again. Where the end rule (pageRequests.ts) finds a refusal that is not about the
+ * `limit` alone, it lowers the size to a page within what was answered (lowerTo), or halves it for
+ * the rest of the read (capAt: a service refusing reads deeper than it serves refuses more deeper).
  */
 
 /** The guide's default `limit`, and what an adaptive read falls back to when a large one is refused. */
@@ -60,9 +62,10 @@ export class PageSizer {
 
 	private answered = false;
 
-	private readonly adaptive: boolean;
+	/** The node chooses the page size (no Page Size set). */
+	readonly adaptive: boolean;
 
-	private readonly ceiling: number;
+	private ceiling: number;
 
 	private readonly serverErrors: boolean;
 
@@ -82,6 +85,11 @@ export class PageSizer {
 		return this.adaptive && !this.answered;
 	}
 
+	/** The most rows the service has served in one answer, when more than the size (within the ceiling). */
+	get served(): number {
+		return Math.max(this.size, Math.min(this.most, this.ceiling));
+	}
+
 	/** A request asked with `limit` brought `received` rows (an empty answer says nothing about the size). */
 	onPage(limit: number, received: number): void {
 		this.answered = true;
@@ -97,7 +105,7 @@ export class PageSizer {
 			}
 			this.size = Math.min(this.size, received);
 		} else if (limit === this.size) {
-			if (this.size < this.most) this.size = Math.min(this.most, this.size * 2);
+			if (this.size < this.most) this.size = Math.min(this.most, this.ceiling, this.size * 2);
 			else if (this.growing) this.size = Math.min(this.ceiling, this.size * 2);
 		}
 	}
@@ -107,12 +115,38 @@ export class PageSizer {
 	 * a smaller size (the size is switched already); false when the failure stands.
 	 */
 	onRefused(limit: number, status: number | undefined): boolean {
-		if (!this.fallsBackAt(limit) || status === undefined) return false;
-		const clientRefusal = status >= 400 && status < 500 && !NOT_ABOUT_LIMIT.has(status);
-		if (!clientRefusal && !(this.serverErrors && SERVER_REFUSALS.includes(status))) return false;
+		if (!this.fallsBackAt(limit) || !this.mayBeAboutSize(status)) return false;
 		this.size = this.fallback;
 		this.growing = false;
 		return true;
+	}
+
+	/** Whether an answer with `status` can be a refusal of the `limit` (or of `offset + limit`) asked. */
+	mayBeAboutSize(status: number | undefined): boolean {
+		if (status === undefined) return false;
+		const clientRefusal = status >= 400 && status < 500 && !NOT_ABOUT_LIMIT.has(status);
+		return clientRefusal || (this.serverErrors && SERVER_REFUSALS.includes(status));
+	}
+
+	/** A request asked with `limit` was answered with a table (a check's request: nothing else learnt). */
+	answeredAt(limit: number): void {
+		this.accepted = Math.max(this.accepted, limit);
+	}
+
+	/** Asks the next page for `size` rows: a page proven to be served; full pages grow it again. */
+	lowerTo(size: number): void {
+		this.size = Math.max(1, Math.min(this.size, size));
+	}
+
+	/**
+	 * No page of this read asks for more than `size` rows from now on: a refusal that rows past the
+	 * page show is not about the end (a service limiting how deep a read may go refuses more deeper).
+	 */
+	capAt(size: number): void {
+		this.ceiling = Math.max(1, Math.min(this.ceiling, size));
+		this.most = Math.min(this.most, this.ceiling);
+		this.size = Math.min(this.size, this.ceiling);
+		this.growing = false;
 	}
 
 	/**

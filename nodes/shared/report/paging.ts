@@ -18,9 +18,9 @@
  * - With `detectChanges` (Get Rows, the Report Trigger), every page after the first is checked to
  *   begin where the one before it ended (boundaryCheck.ts): the read is one state of the report, or
  *   fails with ReportChangedError.
- * - An offset past the end answered with 404, 400 or an error object is the end where the engine
- *   expects it may be; once the report is known to be there (one request at offset 0 otherwise), so
- *   that a report that does not exist is still reported as such.
+ * - A refused request (an error, or an answer that is not a page) is the end of the report only
+ *   where the end is proven; otherwise a smaller page is asked, and where none helps the read fails
+ *   naming the cause (PageRequests.afterRefusal: the one rule, for every request of a read).
  */
 import { type Answer, type CheckPort, readInTwoSteps, ReportChangedError, rowsAfterOverlap } from './boundaryCheck';
 import { OFFSET_PROBE, OffsetGuard } from './offsetGuard';
@@ -29,7 +29,7 @@ import { PageRequests } from './pageRequests';
 import { PageSizer } from './pageSize';
 import { DEFAULT_MAX_PAGES, type ReadReportOptions, type ReadReportSummary } from './readOptions';
 import type { ReportRow } from './rows';
-import { mayMeanPastEnd, type TablePage, type TableSource } from './tablePage';
+import type { TablePage, TableSource } from './tablePage';
 import { TrailingRun } from './trailingRun';
 import { MAX_CONCURRENCY } from '../requestOptions';
 import { recordsConnection, type RecordsFunctions } from '../transport';
@@ -89,6 +89,9 @@ class ReportRead implements CheckPort {
 
 	private lastShort = false;
 
+	/** The check that read the last rows proved the end after them (boundaryCheck.ts). */
+	private ended = false;
+
 	constructor(
 		private readonly context: RecordsFunctions,
 		private readonly options: ReadReportOptions,
@@ -103,7 +106,7 @@ class ReportRead implements CheckPort {
 		this.requests = requests;
 		this.plan = new PagePlan(this.start, (offset, limit) => requests.send(offset, limit, false));
 		this.guard = new OffsetGuard(options.reportId, {
-			rowsFarAway: async () => (await requests.fetch(OFFSET_PROBE, 1, false))?.rows ?? [],
+			rowsFarAway: async () => await requests.rowsAt(OFFSET_PROBE),
 			requestsSent: () => requests.sent,
 			fail: (message, description) => requests.fail(message, description),
 		});
@@ -163,6 +166,7 @@ class ReportRead implements CheckPort {
 
 	/** The next rows in report order; undefined at the end of the report or of the rows asked for. */
 	private async nextChunk(): Promise<Chunk | undefined> {
+		if (this.ended) return undefined;
 		for (;;) {
 			const left = this.rowsLeft();
 			if (left === 0) return undefined;
@@ -172,6 +176,7 @@ class ReportRead implements CheckPort {
 				this.plan.restart(at);
 				const after = await readInTwoSteps(this, this.trail, at, left);
 				if (after === undefined) return undefined;
+				this.ended = after.last === true;
 				return { offset: at, rows: after.rows, short: after.rows.length < after.limit };
 			}
 			if (this.plan.planned === 0) this.plan.restart(at);
@@ -182,15 +187,13 @@ class ReportRead implements CheckPort {
 			try {
 				page = await head.result;
 			} catch (error) {
-				// An adaptive read asks again at a smaller size when a large limit is refused.
-				if (this.requests.refused(head.requested, error)) {
+				const outcome = await this.requests.afterRefusal(head.offset - head.overlap, head.requested, error);
+				if (outcome === 'again') {
 					this.plan.restart(at);
 					continue;
 				}
-				if (head.offset - head.overlap === 0 || !mayMeanPastEnd(error)) throw this.requests.wrap(error);
-				if (head.overlap > 0) return await this.shrank(at);
-				// Past the end: once the report is known to be there.
-				await this.requests.confirmThere(head.requested, error);
+				// The rows of the check are gone, or (without the check) the report ends before `at`.
+				if (this.detect && (head.overlap > 0 || outcome === 'gone')) return await this.shrank(at);
 				return undefined;
 			}
 			// Told only of the pages used: pages planned past a short one say nothing about the service.
@@ -241,8 +244,8 @@ class ReportRead implements CheckPort {
 	}
 
 	/** CheckPort: one request of at most `want` rows; undefined when answered as past the end. */
-	async fetch(offset: number, want: number): Promise<Answer | undefined> {
-		return await this.requests.fetch(offset, want, true);
+	async fetch(offset: number, want: number, served?: boolean): Promise<Answer | undefined> {
+		return await this.requests.fetch(offset, want, served);
 	}
 
 	/** CheckPort: the rows before `at` moved, unless the service ignores `offset` (the probe says). */
@@ -253,7 +256,7 @@ class ReportRead implements CheckPort {
 
 	/** CheckPort: rows already read are gone: the report changed, if it is there at all. */
 	async shrank(at: number): Promise<never> {
-		await this.requests.confirmThere(1, undefined);
+		await this.requests.confirmThere();
 		return await this.changed(at);
 	}
 }

@@ -3,9 +3,10 @@
  * which failures may mean only that the offset asked for is past the report's last row.
  *
  * The guide answers an offset past the end with an empty page. Some services answer it with 404,
- * 400 (or 416, 422), or a 200 whose body is an error object instead of a table. Such an answer is
- * "past the end" only where the paging engine expects it might be, and only once the engine knows
- * the report is there (paging.ts asks): otherwise it is the error it says.
+ * 400 (or 416, 422), or a 200 whose body is an error object instead of a table; and some refuse a
+ * `limit` above their maximum, or a request reaching deeper than they serve, the same ways. Such an
+ * answer is the end of the report only where the end is proven (pageRequests.ts decides): otherwise
+ * it is a reason to ask a smaller page, or the error it says.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -39,15 +40,25 @@ export class NotATableError extends NodeOperationError {
 /** Statuses a service may answer an offset past the last row with; 404 says nothing about `limit`. */
 const PAST_END_STATUSES = new Set([400, 404, 416, 422]);
 
-/** Whether a failed request may mean only that its offset is past the last row. */
-export function mayMeanPastEnd(error: unknown): boolean {
-	if (error instanceof NotATableError) return error.errorObject;
-	return error instanceof NodeApiError && PAST_END_STATUSES.has(Number(error.httpCode));
+/** What a failed request may say about the `offset` and `limit` it asked for. */
+export interface Refusal {
+	/** The HTTP status; 400 for a 200 whose body is an error object (a refusal all the same). */
+	status: number;
+	/** It may mean only that the offset asked for is past the last row. */
+	pastEnd: boolean;
+	/** How the service answered, for an error message. */
+	answer: string;
 }
 
-/** Whether such a failure could instead be a refusal of the `limit` asked (all but 404). */
-export function mayBeAboutLimit(error: unknown): boolean {
-	return !(error instanceof NodeApiError && Number(error.httpCode) === 404);
+/** The refusal a failed request may be; undefined for failures that say nothing about the request's rows. */
+export function refusalOf(error: unknown): Refusal | undefined {
+	if (error instanceof NotATableError) {
+		return error.errorObject ? { status: 400, pastEnd: true, answer: 'an answer that is not a report table' } : undefined;
+	}
+	if (!(error instanceof NodeApiError)) return undefined;
+	const status = Number(error.httpCode);
+	if (!Number.isInteger(status)) return undefined;
+	return { status, pastEnd: PAST_END_STATUSES.has(status), answer: `status ${status}` };
 }
 
 export async function fetchTablePage(

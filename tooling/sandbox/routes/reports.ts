@@ -4,7 +4,7 @@
 import type * as http from 'node:http';
 
 import { authenticate, type SandboxContext } from '../context';
-import type { FaultEffect, FaultRuleState, PastEndAnswer } from '../faults';
+import type { FaultEffect, FaultRuleState, OverLimitAnswer, PastEndAnswer } from '../faults';
 import { decodeSegment, HttpError, methodNotAllowed, queryInteger, type Reply } from '../http';
 import { runRows, type SandboxReport } from '../reportState';
 import type { SandboxState } from '../state';
@@ -38,11 +38,14 @@ function readReport(state: SandboxState, req: http.IncomingMessage, reportId: st
 	let offset = queryInteger(query, 'offset', 0, 0);
 	let limit = queryInteger(query, 'limit', 100, 1);
 	if (effect?.ignoreOffset) offset = 0;
+	if (effect?.maxDepth !== undefined && offset + limit > effect.maxDepth) {
+		throw new HttpError(400, 'result_window_too_large', `offset + limit must be at most ${effect.maxDepth}`);
+	}
 	if (effect?.limitCap !== undefined) limit = Math.min(limit, effect.limitCap);
 	if (effect?.maxLimit !== undefined && limit > effect.maxLimit) {
 		// Which status says so is a guess (guesses.ts): 400, or the guide's only error, 500.
 		if (state.guesses.tooLargeLimitStatus === 500) throw new HttpError(500, 'internal_error', 'Internal server error');
-		throw new HttpError(400, 'invalid_limit', `limit must be at most ${effect.maxLimit}`);
+		return overLimit(effect.overLimit ?? 400, effect.maxLimit);
 	}
 	let page = report.page(user, offset, limit);
 	if (page.length === 0 && offset > 0 && effect?.pastEnd !== undefined) return pastEnd(effect.pastEnd, offset);
@@ -63,12 +66,18 @@ function withinBytes(page: string[], bytes: number, columnsLength: number): stri
 	return page.slice(0, count);
 }
 
+/** A `maxLimit` fault: how a service with a hard maximum answers a `limit` above it. */
+function overLimit(answer: OverLimitAnswer, maxLimit: number): Reply {
+	const message = `limit must be at most ${maxLimit}`;
+	if (answer === 'errorObject') return { status: 200, body: JSON.stringify({ error: 'invalid_limit', message }) };
+	throw new HttpError(answer, answer === 413 ? 'page_too_large' : 'invalid_limit', message);
+}
+
 /** A `pastEnd` fault: how a service that does not serve empty pages answers an offset past the last row. */
 function pastEnd(answer: PastEndAnswer, offset: number): Reply {
 	const message = `offset ${offset} is past the last row`;
-	if (answer === 404) throw new HttpError(404, 'offset_out_of_range', message);
-	if (answer === 400) throw new HttpError(400, 'invalid_offset', message);
-	return { status: 200, body: JSON.stringify({ error: 'offset_out_of_range', message }) };
+	if (answer === 'errorObject') return { status: 200, body: JSON.stringify({ error: 'offset_out_of_range', message }) };
+	throw new HttpError(answer, answer === 404 ? 'offset_out_of_range' : 'invalid_offset', message);
 }
 
 /**

@@ -146,7 +146,7 @@ async function readItemRows(
 					`Report "${request.reportId}" changed during each of ${MAX_READS} reads: the rows read would not be one state of the report`,
 					{
 						itemIndex,
-						description: `In the last read, row ${error.row} was no longer the one read last: rows were added or removed above the rows not read yet, so a row would have been read twice or skipped. Read the report when it is not being changed, or set "If the Report Changes While Read" in the options to "Output the Rows Read" to accept such a read.`,
+						description: `In the last read, row ${error.row} was no longer the one read last: rows were added or removed above the rows not read yet, so a row would have been read twice or skipped. Read the report when it is not being changed, or set "If the Report Changes While Read" in the options to "Output the Rows Read" to accept such a read (a row may then be output twice or not at all).`,
 					},
 				);
 			}

@@ -4,8 +4,9 @@
  * The paging engine (readReportPages) against generated services and histories: a property test with
  * an oracle. Each case draws a report (unique transactions, runs of identical fee rows of any length,
  * some rows larger than a page in bytes, rows before the first transaction), a service (pages capped
- * in rows and in bytes, a hard maximum of `limit`, an offset past the end answered with an empty
- * page, 404, 400 or an error object), a read (a fixed page size or the node's choice, 1 to 8 parallel
+ * in rows and in bytes, a hard maximum of `limit` refused with 400, 413, 422 or a 200 error object,
+ * a limit on how deep a read may go (offset + limit), an offset past the end answered with an empty
+ * page, 404, 400, 416, 422 or an error object), a read (a fixed page size or the node's choice, 1 to 8 parallel
  * requests, with or without the change check, from an offset, a row limit, a stop after some rows)
  * and, for reads with the change check, one change between two of its requests: rows added or
  * removed at the top or at the end.
@@ -17,7 +18,9 @@
  *   where they were (nothing any paging client can see without reading everything again): every
  *   row that was there throughout the read once, in order, and no row that was never there;
  * - ReportChangedError only when the report changed during the read;
- * - no other error, but the service's own refusal of a Page Size above its maximum;
+ * - no other error, but the refusal of a Page Size above the service's maximum at the first row, and
+ *   "cannot be read past row N" where the read needs rows past how deep the service serves (or the
+ *   report is as long as that: its end cannot be told from the limit); never a short read;
  * - never a request for more rows than the page size.
  * The identical rows of a generated report never repeat a whole block elsewhere (each run follows a
  * different transaction): the one case the change check cannot tell (trailingRun.ts) stays out, and
@@ -32,7 +35,7 @@ import fc from 'fast-check';
 import { ReportChangedError } from '../../../../../nodes/shared/report/paging';
 import { ADAPTIVE_MAX_PAGE } from '../../../../../nodes/shared/report/pageSize';
 import type { ReportRow } from '../../../../../nodes/shared/report/rows';
-import { FEE, type PastEnd, ReportService, row, type ServiceBehaviour } from './reportService';
+import { FEE, type OverLimit, type PastEnd, ReportService, row, type ServiceBehaviour } from './reportService';
 
 const NUM_RUNS = Number(process.env.FC_NUM_RUNS ?? 5_000);
 const SEED = Number(process.env.FC_SEED ?? 34);
@@ -96,7 +99,10 @@ const service = (adaptive: boolean): fc.Arbitrary<ServiceBehaviour> =>
 		byteCap: option(fc.integer({ min: 150, max: 3_000 })),
 		// The guide's default `limit` is 100: a service refusing less could not serve its own default.
 		maxLimit: option(adaptive ? fc.integer({ min: 100, max: 2_000 }) : fc.integer({ min: 1, max: 60 })),
-		pastEnd: fc.constantFrom<PastEnd>('empty', 404, 400, 'errorObject'),
+		overLimit: fc.constantFrom<OverLimit>(400, 413, 422, 'errorObject'),
+		// Shallower than many reports, deeper than the first page a read asks for.
+		maxDepth: option(adaptive ? fc.integer({ min: 100, max: 300 }) : fc.integer({ min: 31, max: 200 })),
+		pastEnd: fc.constantFrom<PastEnd>('empty', 404, 400, 416, 422, 'errorObject'),
 	});
 
 const read = (pageSize: fc.Arbitrary<number | 'adaptive'>): fc.Arbitrary<Read> =>
@@ -195,11 +201,32 @@ function oneStateOf(rows: ReportRow[], state: ReportRow[], r: Read): boolean {
 	return rows.length >= Math.min(r.stopAfter, expected.length) && json === JSON.stringify(expected.slice(0, rows.length));
 }
 
+/**
+ * The errors a read may end in besides ReportChangedError, each naming its cause: a Page Size the
+ * service refuses at the first row; a service serving one row per request that answers past its end
+ * with an error (no request shows its end); rows past how deep the service serves (where the read needs
+ * them, or cannot tell the report's end from that limit: a report as long as the limit).
+ */
+function errorDue(c: Case, s: ReportService, error: Error): boolean {
+	const { maxLimit, maxDepth } = c.service;
+	const firstLimit = c.read.pageSize === 'adaptive' ? 100 : Math.min(c.read.pageSize, c.read.maxRows ?? Infinity);
+	const firstRefused = c.read.startOffset === 0 && ((maxLimit !== undefined && firstLimit > maxLimit) || (maxDepth !== undefined && firstLimit > maxDepth));
+	if (firstRefused) return true;
+	// A service that serves one row at a time and refuses past the end cannot show where the end is.
+	if (maxLimit !== undefined && maxLimit < 2 && c.service.pastEnd !== 'empty' && !(error instanceof ReportChangedError)) return true;
+	const tooDeep = /^Report "r" cannot be read past row (\d+): the service refuses to serve rows beyond it$/.exec(error.message);
+	if (tooDeep === null || maxDepth === undefined) return false;
+	const longest = Math.max(...s.states.map((state) => state.length));
+	const needed = c.read.startOffset + (c.read.maxRows ?? Infinity);
+	return longest >= maxDepth && needed >= maxDepth - 1 && (s.states.length > 1 || Number(tooDeep[1]) === maxDepth);
+}
+
 async function check(c: Case): Promise<void> {
 	const { service: s, every } = serviceFor(c);
 	const { rows, summary, error } = await s.read({ ...c.read, maxPages: 1_000_000, fallBackOnServerErrors: true });
 	const ceiling = c.read.pageSize === 'adaptive' ? ADAPTIVE_MAX_PAGE : c.read.pageSize;
-	const over = s.requests.find((request) => request.limit > ceiling);
+	// A Page Size of 1 cannot show where a report ends on a service that refuses past it: two rows can.
+	const over = s.requests.find((request) => request.limit > Math.max(ceiling, 2));
 	if (over !== undefined) throw new Error(`A request asked for ${over.limit} rows, above the page size ${ceiling}`);
 	const changed = s.states.length > 1;
 	if (error !== undefined) {
@@ -207,9 +234,7 @@ async function check(c: Case): Promise<void> {
 			if (!changed) throw new Error(`ReportChangedError on a report that did not change: ${error.message}`);
 			return;
 		}
-		const firstLimit = c.read.pageSize === 'adaptive' ? Infinity : Math.min(c.read.pageSize, c.read.maxRows ?? Infinity);
-		const refused = c.service.maxLimit !== undefined && firstLimit > c.service.maxLimit;
-		if (refused && error.message === 'The service rejected the request for the report "r" (400)') return;
+		if (errorDue(c, s, error)) return;
 		throw error;
 	}
 	const mixed = changed && c.change !== undefined && mixedAtTop(c.change);

@@ -132,13 +132,22 @@ describe('readReportPages: services that page differently', () => {
 		expect([all.rows.length, beyond.rows.length, plain.rows.length]).toEqual([250, 0, 250]);
 	});
 
-	it('an error past the end does not hide a refused limit: a Page Size above the maximum fails with the service\'s answer', async () => {
+	it('an error past the end does not hide a refused limit: a Page Size above the maximum, read from an offset, is asked again with half the page', async () => {
 		const service = new ReportService(numbered(50), { maxLimit: 20, pastEnd: 400 });
 
-		const { error } = await service.read({ pageSize: 30, startOffset: 10, detectChanges: true });
+		const { rows, error } = await service.read({ pageSize: 30, startOffset: 10, detectChanges: true });
 
-		expect(error?.message).toBe('The service rejected the request for the report "r" (400)');
-		expect((error as { description?: string }).description).toBe('limit must be at most 20');
+		expect(error).toBeUndefined();
+		expect(rows).toEqual(numbered(50).slice(10));
+	});
+
+	it('a Page Size above the maximum refused at the first row fails naming Page Size and the service\'s answer', async () => {
+		const service = new ReportService(numbered(500), { maxLimit: 200, overLimit: 'errorObject', pastEnd: 'errorObject' });
+
+		const { error } = await service.read({ pageSize: 300, detectChanges: true });
+
+		expect(error?.message).toBe('The service refused a page of 300 rows of report "r" (an answer that is not a report table)');
+		expect((error as { description?: string }).description).toMatch(/Set Page Size in the options to at most the number of rows the service serves in one page/);
 	});
 
 	it('rows removed at the end under a read, on a service answering past the end with 404: the read fails as changed', async () => {

@@ -1,8 +1,9 @@
 /**
  * An in-memory report service for the paging engine's tests, behind a fake n8n context: the engine
  * sends its requests through the package's transport as in a node, and this service answers them
- * with the behaviour a case chooses (pages capped in rows or bytes, a hard maximum of `limit`, an
- * offset past the end answered with an empty page, 404, 400 or an error object) while the report
+ * with the behaviour a case chooses (pages capped in rows or bytes, a hard maximum of `limit` refused
+ * with 400, 413, 422 or an error object, a limit on how deep a read may go, an offset past the end
+ * answered with an empty page, 404, 400, 416, 422 or an error object) while the report
  * changes before a chosen request. It logs every request.
  */
 import type { IDataObject, IN8nHttpFullResponse, IHttpRequestOptions, INode } from 'n8n-workflow';
@@ -11,15 +12,21 @@ import { readReportPages, type ReadReportOptions, type ReadReportSummary } from 
 import type { ReportRow } from '../../../../../nodes/shared/report/rows';
 import type { RecordsFunctions } from '../../../../../nodes/shared/transport';
 
-export type PastEnd = 'empty' | 404 | 400 | 'errorObject';
+export type PastEnd = 'empty' | 404 | 400 | 416 | 422 | 'errorObject';
+
+/** How a `limit` above `maxLimit` is refused. */
+export type OverLimit = 400 | 413 | 422 | 'errorObject';
 
 export interface ServiceBehaviour {
 	/** Serve at most this many rows per answer, silently. */
 	rowCap?: number;
 	/** Serve rows only while the answer's JSON stays within this many bytes (at least one row). */
 	byteCap?: number;
-	/** Refuse (400) a `limit` above this. */
+	/** Refuse a `limit` above this (with 400, or as `overLimit` says). */
 	maxLimit?: number;
+	overLimit?: OverLimit;
+	/** Refuse (400) any request whose `offset + limit` is above this; every row up to there is served. */
+	maxDepth?: number;
 	/** How an offset past the last row (never offset 0) is answered. */
 	pastEnd?: PastEnd;
 }
@@ -54,8 +61,12 @@ export class ReportService {
 	answer(offset: number, limit: number): IN8nHttpFullResponse {
 		if (this.beforeRequest(this.requests.length + 1, this)) this.states.push(this.rows.slice());
 		this.requests.push({ offset, limit, state: this.states[this.states.length - 1] });
-		const { rowCap, byteCap, maxLimit, pastEnd = 'empty' } = this.behaviour;
-		if (maxLimit !== undefined && limit > maxLimit) return json(400, { error: 'invalid_limit', message: `limit must be at most ${maxLimit}` });
+		const { rowCap, byteCap, maxLimit, overLimit = 400, maxDepth, pastEnd = 'empty' } = this.behaviour;
+		if (maxDepth !== undefined && offset + limit > maxDepth) return json(400, { error: 'result_window_too_large', message: `offset + limit must be at most ${maxDepth}` });
+		if (maxLimit !== undefined && limit > maxLimit) {
+			const refusal = { error: 'invalid_limit', message: `limit must be at most ${maxLimit}` };
+			return json(overLimit === 'errorObject' ? 200 : overLimit, refusal);
+		}
 		let rows = this.rows.slice(offset, offset + Math.min(limit, rowCap ?? limit));
 		if (byteCap !== undefined) rows = withinBytes(rows, byteCap);
 		if (rows.length === 0 && offset > 0 && pastEnd !== 'empty') {
