@@ -15,9 +15,9 @@ import {
 	selectFields,
 } from './values';
 import { PendingRecords } from './pendingRecords';
-import type { ImportSettings } from './settings';
-import { itemParameterReader } from '../../../../shared/parameters/itemParameter';
-import { jsonParameter } from '../../../../shared/parameters/kit';
+import type { ImportSettings } from '../settings';
+import { itemParameterReader } from '../../../../../shared/parameters/itemParameter';
+import { jsonParameter } from '../../../../../shared/parameters/kit';
 
 /**
  * One output item to be: a record's outcome (the record's position in the list of records), or the

@@ -3,12 +3,12 @@ import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ImportBatch } from './batches';
-import type { ImportAnswer } from './answer';
-import type { RecordVerdict } from './outcomes';
-import { claimOf, findNamedRecord, settleCounting } from './recordNumbers';
+import type { ImportAnswer } from '../answer/answer';
+import type { RecordVerdict } from '../answer/outcomes';
+import { claimOf, findNamedRecord, settleCounting } from '../answer/recordNumbers';
 import type { BatchFailure, FailedRecord, ImportResults } from './types';
-import type { PendingRecords } from './pendingRecords';
-import { requestOutcome, type RequestOutcome } from '../../../../shared/transport';
+import type { PendingRecords } from '../prepare/pendingRecords';
+import { requestOutcome, type RequestOutcome } from '../../../../../shared/transport';
 
 /** "3", "3–7", "3–7, 9, 12–20" (capped). */
 export function describeIndexes(indexes: number[]): string {

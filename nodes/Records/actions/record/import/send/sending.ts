@@ -3,21 +3,21 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { type ImportBatch, planBatches, runInOrder } from './batches';
 import { describeAnswer, describeFailure, foreignAnswerError, rulesOut } from './failures';
-import { readImportAnswer } from './answer';
+import { readImportAnswer } from '../answer/answer';
 import type { ImportResults } from './types';
 import { successOutput } from './output';
-import type { ImportSettings } from './settings';
-import { IMPORT_PATH } from './records';
-import type { PendingRecords } from './pendingRecords';
+import type { ImportSettings } from '../settings';
+import { IMPORT_PATH } from '../prepare/records';
+import type { PendingRecords } from '../prepare/pendingRecords';
 import { BodyAhead } from './bodyAhead';
 import {
 	recordsApiRequest,
 	type RecordsConnection,
 	recordsConnection,
 	type RecordsResponse,
-} from '../../../../shared/transport';
-import { JsonListBody } from '../../../../shared/transport/jsonBody';
-import { redactValue } from '../../../../shared/transport/redaction';
+} from '../../../../../shared/transport';
+import { JsonListBody } from '../../../../../shared/transport/jsonBody';
+import { redactValue } from '../../../../../shared/transport/redaction';
 
 
 /**

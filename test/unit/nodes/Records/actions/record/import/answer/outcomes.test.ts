@@ -2,7 +2,7 @@
  * The reading of an import's answer, row by row of the table in docs/import.md: what each shape
  * means for each of a batch's three records (I imported, R refused, ? unknown).
  */
-import { readOutcomes } from '../../../../../../../nodes/Records/actions/record/import/outcomes';
+import { readOutcomes } from '../../../../../../../../nodes/Records/actions/record/import/answer/outcomes';
 
 const RECORDS = [
 	{ Název: 'Úkol A', Zadal: 'Jana' },

@@ -8,7 +8,7 @@
  */
 import { readOutcomes, type AnswerReading } from './outcomes';
 import type { BatchRecord } from './recordNumbers';
-import { excerpt, redactor } from '../../../../shared/transport/redaction';
+import { excerpt, redactor } from '../../../../../shared/transport/redaction';
 
 /** Characters of a foreign answer shown in the error. */
 export const EXCERPT_LENGTH = 160;

@@ -6,7 +6,7 @@
  * `errors: [{index, message}]`). outcomes.ts decides what it means for each record.
  */
 import { type BatchRecord, claimOf, findNamedRecord, type NumberedClaim } from './recordNumbers';
-import { keptResults } from './keptResults';
+import { keptResults } from '../keptResults';
 
 /** One entry of a list in the answer, about one record (which one, pairing decides). */
 export interface AnswerEntry {

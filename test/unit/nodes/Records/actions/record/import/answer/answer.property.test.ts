@@ -18,15 +18,15 @@
  */
 import fc from 'fast-check';
 
-import { readImportAnswer } from '../../../../../../../nodes/Records/actions/record/import/answer';
+import { readImportAnswer } from '../../../../../../../../nodes/Records/actions/record/import/answer/answer';
 import {
 	type AnsweredRecord,
 	BATCH_REFUSAL_SHAPES,
 	IMPORT_ANSWER_SHAPES,
 	renderBatchRefusal,
 	renderImportAnswer,
-} from '../../../../../../../tooling/sandbox/importAnswers';
-import { createRng } from '../../../../../../../tooling/sandbox/seeds';
+} from '../../../../../../../../tooling/sandbox/importAnswers';
+import { createRng } from '../../../../../../../../tooling/sandbox/seeds';
 
 const NUM_RUNS = Number(process.env.FC_NUM_RUNS ?? 3_000);
 const runs = { numRuns: NUM_RUNS, seed: Number(process.env.FC_SEED ?? 32), path: process.env.FC_PATH };
