@@ -28,7 +28,8 @@ export async function execute(
 
 	return slots.map((slot): INodeExecutionData => {
 		if (typeof slot !== 'number') {
-			const json: IDataObject = { error: slot.error.message };
+			// The item failed its check: nothing of it was sent.
+			const json: IDataObject = { error: slot.error.message, outcome: 'notSent' };
 			if (slot.error.description) json.description = slot.error.description;
 			return { json, pairedItem: { item: slot.itemIndex } };
 		}
