@@ -1,9 +1,10 @@
 /**
- * What an import's JSON answer means for each record of the batch, pure (no n8n). docs/import.md
- * has the table. In short: a record is imported when nothing in the answer says otherwise, refused
- * when an entry that plainly names it says it was not imported (or the whole import failed), and
- * unknown when the answer says some records failed without saying which, or contradicts itself.
- * Numbers are read by recordNumbers.ts, never guessed.
+ * What an import's JSON answer means for each record of the batch, pure (no n8n); the rule is the
+ * paragraph of docs/import.md. In short: imported only on evidence (a known word of success or a 2xx
+ * status in an entry that names the record, a list of imported records naming it, a list of
+ * refusals or a count that leaves it out, or a plain success); refused when an entry that certainly
+ * names it says so, or the whole import failed; unknown otherwise, with the reason. Entries are
+ * paired by what names a record before their place, never guessed (numbers: recordNumbers.ts).
  */
 import { type AnswerEntry, AnswerWalker, type AnswerSummary } from './answerWalk';
 import { type BatchRecord, type Counting, recordWithIdentity, settleCounting } from './recordNumbers';
