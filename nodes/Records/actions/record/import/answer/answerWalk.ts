@@ -86,7 +86,7 @@ const stem = keptResults((key) =>
 );
 
 /** A status word's letters, without case. */
-const word = keptResults((value) => value.toLowerCase().replace(/[^a-z]/g, ''));
+const word = (value: string) => value.toLowerCase().replace(/[^a-z]/g, '');
 
 /** A failure stem anywhere in a status word (`import_failed`, `VALIDATION_ERROR`, `rejected_duplicate`, `not_created`). */
 const NEGATIVE_STEM = /fail|error|reject|refus|invalid|skip|ignor|duplicat|denied|deny|forbid|unauthori|declin|abort|cancel|conflict|exception|^not|^no$|^ko$|^nok$/;
