@@ -35,12 +35,30 @@ export const IMPORT_ANSWER_SHAPES = [
 	'jsonAsHtml',
 	/** No body when every record was stored (the results otherwise). */
 	'empty',
+	/** 207 Multi-Status, `{results: [{index, status: 201 | 422, id | message}]}`: statuses as numbers, from 0. */
+	'numericStatuses',
+	/** A SCIM bulk answer (RFC 7644 §3.7): `Operations` in order, each with its status as text ("201", "400"). */
+	'scimBulk',
+	/** Per-record statuses in compound words: `created`, or `validation_error`, `not_created`, `rejected_duplicate`, … */
+	'compoundStatuses',
+	/** Results sorted failures first, each naming its record by its key field's value under `key`. */
+	'sortedByKey',
+	/** `{imported: [{id}, …]}`: the stored records only, without anything that names them. */
+	'importedList',
+	/** `{created: [{id, key}], updated: [{id, key}]}`: the stored records only, by their key. */
+	'createdUpdated',
+	/** 202 Accepted, `{jobId, status: "queued"}`: the service processes the batch later (the sandbox stores it at once). */
+	'queued',
+	/** 303 See Other to the import's result, as a service answers a processed POST. */
+	'seeOther',
+	/** 422 `{imported, failed, errors: [{index, message}]}` from 0 when a record was refused (200 otherwise). */
+	'unprocessable',
 ] as const;
 
 export type ImportAnswerShape = (typeof IMPORT_ANSWER_SHAPES)[number];
 
 /** A 200 that says the whole import failed, at its top level; nothing is stored. */
-export const BATCH_REFUSAL_SHAPES = ['successFalse', 'statusError', 'errorObject'] as const;
+export const BATCH_REFUSAL_SHAPES = ['successFalse', 'statusError', 'errorObject', 'importFailed', 'validationError'] as const;
 
 export type BatchRefusalShape = (typeof BATCH_REFUSAL_SHAPES)[number];
 
@@ -57,8 +75,10 @@ export interface AnsweredRecord {
 }
 
 export interface RenderedAnswer {
-	status: 200;
+	status: number;
 	contentType?: string;
+	/** A redirect's target. */
+	location?: string;
 	body: string;
 	plain: boolean;
 }
@@ -99,12 +119,14 @@ export function renderImportAnswer(
 	const refused = refusedOf(records);
 	const size = records.length;
 	const imported = size - refused.length;
-	const json = (body: unknown, plain: boolean, contentType = JSON_TYPE): RenderedAnswer => ({
-		status: 200,
+	const json = (body: unknown, plain: boolean, contentType = JSON_TYPE, status = 200): RenderedAnswer => ({
+		status,
 		contentType,
 		body: JSON.stringify(body),
 		plain,
 	});
+	const stored = records.flatMap((record) => (record.stored ? [record] : []));
+	const keyed = keyField !== undefined && records.every((record) => record.key !== undefined) && new Set(records.map((record) => record.key)).size === size;
 	const partial = refused.length > 0 ? 'partial' : 'ok';
 	switch (shape) {
 		case 'results':
@@ -152,17 +174,89 @@ export function renderImportAnswer(
 			return json(results(records, 0, random), true, 'text/html; charset=UTF-8');
 		case 'empty':
 			return refused.length === 0 ? { status: 200, body: '', plain: true } : json(results(records, 0, random), true);
+		case 'numericStatuses':
+			return json(
+				{
+					results: shuffled(
+						records.map((record, index) =>
+							record.stored
+								? { index, status: record.status === 'edited' ? 200 : 201, id: record.id }
+								: { index, status: 422, message: record.message ?? 'refused' },
+						),
+						random,
+					),
+				},
+				true,
+				JSON_TYPE,
+				207,
+			);
+		case 'scimBulk':
+			return json(
+				{
+					schemas: ['urn:ietf:params:scim:api:messages:2.0:BulkResponse'],
+					Operations: records.map((record, index) =>
+						record.stored
+							? { method: 'POST', bulkId: `b${index}`, location: `/records/${record.id}`, status: record.status === 'edited' ? '200' : '201' }
+							: { method: 'POST', bulkId: `b${index}`, status: '400', response: { scimType: 'invalidValue', detail: record.message ?? 'refused', status: '400' } },
+					),
+				},
+				true,
+			);
+		case 'compoundStatuses': {
+			const failures = ['validation_error', 'not_created', 'rejected_duplicate', 'DUPLICATE', 'ignored', 'import_failed', 'SKIPPED_INVALID'];
+			return json(
+				{
+					results: records.map((record, index) =>
+						record.stored
+							? { index, status: record.status === 'edited' ? 'record_updated' : 'CREATED', id: record.id }
+							: { index, status: failures[Math.floor(random() * failures.length)], message: record.message ?? 'refused' },
+					),
+				},
+				true,
+			);
+		}
+		case 'sortedByKey': {
+			if (!keyed) return renderImportAnswer('errorsUnnumbered', records, keyField, random);
+			const sorted = [...records].sort((a, b) => Number(a.stored) - Number(b.stored));
+			return json(
+				{ results: sorted.map((record) => (record.stored ? { key: record.key, status: record.status ?? 'created', id: record.id } : { key: record.key, status: 'error', message: record.message ?? 'refused' })) },
+				true,
+			);
+		}
+		case 'importedList':
+			return json({ imported: stored.map((record) => ({ id: record.id })) }, refused.length === 0 || imported === 0);
+		case 'createdUpdated': {
+			const entry = (record: AnsweredRecord) => (keyed ? { id: record.id, key: record.key } : { id: record.id });
+			return json(
+				{ created: stored.filter((record) => record.status !== 'edited').map(entry), updated: stored.filter((record) => record.status === 'edited').map(entry) },
+				refused.length === 0 || imported === 0,
+			);
+		}
+		case 'queued':
+			return json({ jobId: Math.floor(random() * 1e9).toString(36), status: 'queued' }, false, JSON_TYPE, 202);
+		case 'seeOther':
+			return { status: 303, location: `/api/3p/import/jobs/${Math.floor(random() * 1e9).toString(36)}`, body: '', plain: false };
+		case 'unprocessable':
+			if (refused.length === 0) return json({ imported }, true);
+			return json(
+				{ imported, failed: refused.length, errors: refused.map((entry) => ({ index: entry.index, message: entry.message })) },
+				imported === 0 || refused.some((entry) => entry.index === 0),
+				JSON_TYPE,
+				422,
+			);
 	}
 }
 
 /** A 200 whose top level says the import failed (nothing was stored). */
 export function renderBatchRefusal(shape: BatchRefusalShape, recordTypeId: string): RenderedAnswer {
 	const reason = `Record type "${recordTypeId}" is locked for import (fault injected by the sandbox)`;
-	const body =
-		shape === 'successFalse'
-			? { success: false, error: reason }
-			: shape === 'statusError'
-				? { status: 'error', message: reason }
-				: { error: { code: 'LOCKED', message: reason } };
+	const bodies: Record<BatchRefusalShape, unknown> = {
+		successFalse: { success: false, error: reason },
+		statusError: { status: 'error', message: reason },
+		errorObject: { error: { code: 'LOCKED', message: reason } },
+		importFailed: { status: 'import_failed', message: `Import failed: ${reason}` },
+		validationError: { status: 'VALIDATION_ERROR', detail: reason },
+	};
+	const body = bodies[shape];
 	return { status: 200, contentType: JSON_TYPE, body: JSON.stringify(body), plain: true };
 }

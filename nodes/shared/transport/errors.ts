@@ -16,6 +16,14 @@ export function requestOutcome(error: unknown): RequestOutcome | undefined {
 	return error instanceof Error ? outcomes.get(error) : undefined;
 }
 
+/** The body of the 4xx answer each error of the transport ends with, for callers that read it. */
+const answerBodies = new WeakMap<Error, unknown>();
+
+/** The body of the 4xx answer a transport error ends with (secrets not removed); undefined for any other error. */
+export function failedAnswerBody(error: unknown): unknown {
+	return error instanceof Error ? answerBodies.get(error) : undefined;
+}
+
 /** How a request ended: its attempts, and what became of it. */
 export interface RequestEnd {
 	attempts: number;
@@ -128,5 +136,6 @@ export function apiError(
 	// naming the record type "neexistuje" (contains EEXIST) for "The file or directory already exists".
 	error.message = hidden(message);
 	outcomes.set(error, final);
+	if (failure.body !== undefined) answerBodies.set(error, failure.body);
 	return error;
 }

@@ -25,7 +25,7 @@ export type {
 	RequestPurpose,
 	RetryPolicy,
 } from './types';
-export { requestOutcome } from './errors';
+export { failedAnswerBody, requestOutcome } from './errors';
 
 export const CREDENTIAL_TYPE = 'recordsApi';
 
@@ -232,6 +232,7 @@ async function send(this: RecordsFunctions, options: IHttpRequestOptions, secret
 		statusCode,
 		message: serviceMessage(response.body, secrets),
 		retryAfterMs: parseRetryAfter(headerValue(response.headers, 'retry-after')),
+		...(statusCode < 500 ? { body: response.body } : {}),
 	};
 }
 

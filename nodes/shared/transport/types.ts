@@ -97,6 +97,8 @@ export type Outcome =
 			retryAfterMs?: number;
 			/** The request never left n8n (a failed TLS handshake). */
 			notSent?: boolean;
+			/** A 4xx answer's body, for a caller that reads what it says of the request (an import's records). */
+			body?: unknown;
 	  };
 
 /**

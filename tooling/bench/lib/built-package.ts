@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { INodeType } from 'n8n-workflow';
 
 import type { Records } from '../../../index';
-import type * as ImportRecords from '../../../nodes/Records/actions/record/import/records';
+import type * as ImportRecords from '../../../nodes/Records/actions/record/import/prepare/records';
 import type * as ImportSettings from '../../../nodes/Records/actions/record/import/settings';
 import { repoRoot } from '../../lib/paths';
 import { run } from '../../lib/proc';
@@ -60,7 +60,7 @@ export function builtImportReading(): Pick<typeof ImportRecords, 'readRecords'> 
 	const load = createRequire(__filename);
 	const dir = join(BENCH_BUILD, 'nodes', 'Records', 'actions', 'record', 'import');
 	return {
-		readRecords: (load(join(dir, 'records.js')) as typeof ImportRecords).readRecords,
+		readRecords: (load(join(dir, 'prepare', 'records.js')) as typeof ImportRecords).readRecords,
 		readSettings: (load(join(dir, 'settings.js')) as typeof ImportSettings).readSettings,
 	};
 }

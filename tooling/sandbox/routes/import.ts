@@ -89,7 +89,8 @@ function importRecords(
 		}));
 		const rendered = renderImportAnswer(effect.answerShape.shape, answered, type.keyField, effect.answerShape.random);
 		const headers: Record<string, string> = rendered.contentType === undefined ? {} : { 'content-type': rendered.contentType };
-		return { reply: { status: 200, headers, body: rendered.body }, records: records.length, keys, sent, processed: true };
+		if (rendered.location !== undefined) headers.location = rendered.location;
+		return { reply: { status: rendered.status, headers, body: rendered.body }, records: records.length, keys, sent, processed: true };
 	}
 	// The answer is a guess (guesses.ts); records refused by a fault are always listed.
 	const reply =

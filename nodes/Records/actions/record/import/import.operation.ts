@@ -1,15 +1,16 @@
 /**
  * Import (§4.1): reads and checks every input item first, then sends the records in batches,
- * converting each batch's values as it is sent (description, settings, records, sending, failures
- * and output live beside this file).
+ * converting each batch's values as it is sent. Its three concerns have a folder each: prepare/
+ * (reading items into records, converting values), send/ (batches, requests, failures, output
+ * items) and answer/ (what the service's answer says of each record).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { retryOnFailRefusal, stoppingError } from './failures';
-import { sendBatches } from './sending';
-import { failureOutput } from './output';
+import { retryOnFailRefusal, stoppingError } from './send/failures';
+import { sendBatches } from './send/sending';
+import { failureOutput } from './send/output';
 import { readSettings } from './settings';
-import { readRecords } from './records';
+import { readRecords } from './prepare/records';
 
 export { description } from './description';
 
@@ -27,7 +28,8 @@ export async function execute(
 
 	return slots.map((slot): INodeExecutionData => {
 		if (typeof slot !== 'number') {
-			const json: IDataObject = { error: slot.error.message };
+			// The item failed its check: nothing of it was sent.
+			const json: IDataObject = { error: slot.error.message, outcome: 'notSent' };
 			if (slot.error.description) json.description = slot.error.description;
 			return { json, pairedItem: { item: slot.itemIndex } };
 		}

@@ -11,8 +11,8 @@ import {
 	OBJECT_VALUE_HANDLING,
 	THOUSANDS_SEPARATORS,
 	type ValuePreparationOptions,
-} from './preparation';
-import { parseFieldList } from './normalForm';
+} from './prepare/preparation';
+import { parseFieldList } from './prepare/normalForm';
 import { DEFAULT_BATCH_SIZE } from './description';
 import {
 	DEFAULT_RETRY_ATTEMPTS,

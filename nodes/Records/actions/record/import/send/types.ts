@@ -2,7 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ImportBatch } from './batches';
-import type { RequestOutcome } from '../../../../shared/transport/types';
+import type { RequestOutcome } from '../../../../../shared/transport/types';
 
 export interface BatchFailure {
 	batch: ImportBatch;

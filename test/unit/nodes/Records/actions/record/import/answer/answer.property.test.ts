@@ -18,15 +18,16 @@
  */
 import fc from 'fast-check';
 
-import { readImportAnswer } from '../../../../../../../nodes/Records/actions/record/import/answer';
+import { readImportAnswer, readRefusedAnswer } from '../../../../../../../../nodes/Records/actions/record/import/answer/answer';
+import type { RecordVerdict } from '../../../../../../../../nodes/Records/actions/record/import/answer/outcomes';
 import {
 	type AnsweredRecord,
 	BATCH_REFUSAL_SHAPES,
 	IMPORT_ANSWER_SHAPES,
 	renderBatchRefusal,
 	renderImportAnswer,
-} from '../../../../../../../tooling/sandbox/importAnswers';
-import { createRng } from '../../../../../../../tooling/sandbox/seeds';
+} from '../../../../../../../../tooling/sandbox/importAnswers';
+import { createRng } from '../../../../../../../../tooling/sandbox/seeds';
 
 const NUM_RUNS = Number(process.env.FC_NUM_RUNS ?? 3_000);
 const runs = { numRuns: NUM_RUNS, seed: Number(process.env.FC_SEED ?? 32), path: process.env.FC_PATH };
@@ -34,6 +35,21 @@ const runs = { numRuns: NUM_RUNS, seed: Number(process.env.FC_SEED ?? 32), path:
 jest.setTimeout(120_000);
 
 const KEY_FIELD = 'Název';
+
+type Sent = Array<Record<string, unknown>>;
+
+/**
+ * What the node makes of an answer by its HTTP status (send/sending.ts, send/failures.ts): a 2xx is
+ * read; a redirect leaves every record unknown; a 4xx refuses the batch unless its body says that
+ * records were imported, and then is read for each record.
+ */
+function readAsNode(statusCode: number, headers: Record<string, unknown>, body: unknown, sent: Sent, secrets: string[] = []) {
+	if (statusCode < 300) return readImportAnswer({ statusCode, headers, body }, sent, secrets);
+	const all = (outcome: 'unknown' | 'refused') => ({ kind: 'service' as const, verdicts: sent.map((): RecordVerdict => ({ outcome })) });
+	if (statusCode < 400) return all('unknown');
+	const reading = readRefusedAnswer(statusCode, body, sent, secrets);
+	return reading === undefined ? all('refused') : { kind: 'service' as const, ...reading };
+}
 
 /** What the service did with each record of a batch: the model. */
 const batchModel = fc
@@ -102,7 +118,7 @@ describe('readImportAnswer over generated answers', () => {
 				const random = createRng(seed);
 				const stored = answer.kind === 'batchRefusal' ? model.stored.map(() => false) : model.stored;
 				const { sent, answered } = modelRecords({ ...model, stored });
-				let rendered: { contentType?: string; body: string; plain: boolean };
+				let rendered: { status?: number; contentType?: string; body: string; plain: boolean };
 				if (answer.kind === 'page') {
 					const [contentType, body] = PAGES[answer.shape];
 					rendered = { contentType, body, plain: false };
@@ -119,7 +135,7 @@ describe('readImportAnswer over generated answers', () => {
 				}
 				const headers = rendered.contentType === undefined ? {} : { 'content-type': rendered.contentType };
 
-				const result = readImportAnswer({ statusCode: 200, headers, body }, sent, ['rk_secret_token_value']);
+				const result = readAsNode(answer.kind === 'shape' ? rendered.status ?? 200 : 200, headers, body, sent, ['rk_secret_token_value']);
 
 				expect(result.kind).toBe(isJson ? 'service' : 'foreign');
 				if (result.kind !== 'service') return;
@@ -219,6 +235,106 @@ describe('readImportAnswer over generated answers', () => {
 				expect(result.kind === 'service' && result.verdicts).toHaveLength(size);
 			}),
 			{ ...runs, numRuns: Math.ceil(NUM_RUNS / 2) },
+		);
+	});
+});
+
+/**
+ * Answers beyond the shapes the sandbox knows (issue 47): per-record statuses in words the node
+ * knows, does not know, or with a failure stem inside a compound word, or as numbers (or their
+ * text); lists of all records, of the imported ones only, or of the refused ones only; numbered
+ * from 0 or 1, named by a value under a name the node does not read, or by place; reordered; under
+ * an HTTP status that may contradict the body. The answer need not be true: the oracle is evidence.
+ *
+ * - "imported" only for a record the answer says was imported (a known word or a 2xx number), or
+ *   leaves out of a list of refusals only; never under 202 or a redirect;
+ * - never "refused" for a record the answer says was imported.
+ */
+describe('readImportAnswer over generated statuses, lists and HTTP codes', () => {
+	type Said = 'positive' | 'negative' | 'unknownWord';
+	const positiveStatus = fc.oneof(
+		fc.constantFrom('created', 'updated', 'OK', 'Success', 'IMPORTED', 'record_created', 'successfully_imported', 'upserted'),
+		fc.constantFrom(200, 201, 204, '200', '201'),
+	);
+	const filler = fc.constantFrom('record', 'import', 'row', 'VALIDATION', 'data', 'batch', 'key', 'x');
+	const stem = fc.constantFrom('failed', 'error', 'ERROR', 'rejected', 'refused', 'invalid', 'skipped', 'ignored', 'duplicate', 'not_created', 'notImported');
+	const negativeStatus = fc.oneof(
+		fc.tuple(fc.option(filler, { nil: undefined }), stem, fc.option(filler, { nil: undefined }), fc.constantFrom('_', '-', '.', ' ')).map(([before, core, after, glue]) =>
+			[before, core, after].filter((part) => part !== undefined).join(glue),
+		),
+		fc.constantFrom(400, 404, 409, 422, 500, 503, '400', '422', '500'),
+	);
+	const unknownStatus = fc.oneof(
+		fc.constantFrom('queued', 'pending', 'processing', 'accepted', 'received', 'warning', 'in_progress', 'scheduled', 102, 202, '202', 302, '304'),
+		fc.stringMatching(/^[a-z]{3,10}$/).filter((text) => !/fail|err|rej|ref|inv|skip|ign|dup|den|dec|abo|can|con|exc|^not?|ok|succ|done|compl|impor|creat|edit|updat|sav|stor|inser|upser|unch|parti/.test(text)),
+	);
+	const saidStatus = (said: Said) => (said === 'positive' ? positiveStatus : said === 'negative' ? negativeStatus : unknownStatus);
+
+	const generated = fc
+		.record({
+			size: fc.integer({ min: 1, max: 7 }),
+			layout: fc.constantFrom('all', 'importedOnly', 'refusedOnly'),
+			naming: fc.constantFrom('index0', 'index1', 'value', 'place'),
+			keyName: fc.constantFrom('key', 'ref', 'externalId', 'recordKey', 'name'),
+			statusKey: fc.constantFrom('status', 'state', 'result', 'outcome', 'statusCode'),
+			listKey: fc.constantFrom('results', 'records', 'items', 'data', 'Operations'),
+			/** A list of the imported records only is known by its name (an empty `results` may as well list no refusals). */
+			successKey: fc.constantFrom('imported', 'created', 'updated', 'succeeded', 'saved'),
+			httpStatus: fc.constantFrom(200, 200, 200, 201, 207, 202, 303, 400, 409, 422),
+			/** What a status at the top of the answer says, if it has one. */
+			top: fc.option(fc.constantFrom<Said>('positive', 'negative', 'unknownWord'), { freq: 3, nil: undefined }),
+			seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+		})
+		.chain((shape) =>
+			fc.record({
+				shape: fc.constant(shape),
+				said: fc.array(
+					shape.layout === 'refusedOnly' ? fc.constantFrom<Said>('positive', 'negative') : fc.constantFrom<Said>('positive', 'negative', 'unknownWord'),
+					{ minLength: shape.size, maxLength: shape.size },
+				),
+			}).chain(({ shape: fixed, said }) =>
+				fc.record({
+					shape: fc.constant(fixed),
+					said: fc.constant(said),
+					statuses: fc.tuple(...said.map(saidStatus)),
+					topStatus: fixed.top === undefined ? fc.constant(undefined) : saidStatus(fixed.top),
+				}),
+			),
+		);
+
+	it('"imported" only on evidence, never "refused" where the answer says imported', () => {
+		fc.assert(
+			fc.property(generated, ({ shape, said, statuses, topStatus }) => {
+				const sent = Array.from({ length: shape.size }, (_, index) => ({ [KEY_FIELD]: `Úkol ${index}`, Zadal: 'Jana Nováková' }));
+				const random = createRng(shape.seed);
+				const listed = said
+					.map((what, index) => ({ what, index, status: statuses[index] }))
+					.filter(({ what }) => shape.layout === 'all' || (shape.layout === 'importedOnly' ? what === 'positive' : what === 'negative'));
+				const entries = listed.map(({ index, status }) => {
+					const entry: Record<string, unknown> = { [shape.statusKey]: status };
+					if (shape.naming === 'index0') entry.index = index;
+					if (shape.naming === 'index1') entry.index = index + 1;
+					if (shape.naming === 'value') entry[shape.keyName] = `Úkol ${index}`;
+					return entry;
+				});
+				// Reordered unless the place is what names the record.
+				const list = shape.naming === 'place' ? entries : entries.map((entry) => [random(), entry] as const).sort((a, b) => a[0] - b[0]).map(([, entry]) => entry);
+				const body: Record<string, unknown> = { [shape.layout === 'importedOnly' ? shape.successKey : shape.listKey]: list };
+				if (topStatus !== undefined) body.status = topStatus;
+
+				const result = readAsNode(shape.httpStatus, {}, body, sent);
+				if (result.kind !== 'service') return;
+				// What the answer says of each record: in a list of refusals only, under a 2xx and no status of the batch
+				// that says otherwise, a record left out is said to be imported.
+				const noImportYet = shape.httpStatus === 202 || (shape.httpStatus >= 300 && shape.httpStatus < 400);
+				const saysImported = (index: number) => said[index] === 'positive' && (shape.layout !== 'refusedOnly' || (shape.httpStatus < 300 && (shape.top ?? 'positive') === 'positive'));
+				result.verdicts.forEach((verdict, index) => {
+					const seen = { index, saysImported: saysImported(index), httpStatus: shape.httpStatus, outcome: verdict.outcome };
+					if (verdict.outcome === 'imported') expect(seen).toEqual({ ...seen, saysImported: true, httpStatus: noImportYet ? 'neither 202 nor 3xx' : shape.httpStatus });
+					if (verdict.outcome === 'refused') expect(seen).toEqual({ ...seen, saysImported: false });
+				});
+			}),
+			runs,
 		);
 	});
 });

@@ -7,7 +7,7 @@
  */
 import { sleep } from 'n8n-workflow';
 
-import { JsonListBody } from '../../../../shared/transport/jsonBody';
+import { JsonListBody } from '../../../../../shared/transport/jsonBody';
 
 /**
  * The first slice is small: the request just sent still needs a turn or two to get onto the wire

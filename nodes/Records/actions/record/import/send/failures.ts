@@ -3,12 +3,12 @@ import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ImportBatch } from './batches';
-import type { ImportAnswer } from './answer';
-import type { RecordVerdict } from './outcomes';
-import { claimOf, findNamedRecord, settleCounting } from './recordNumbers';
+import type { ImportAnswer } from '../answer/answer';
+import type { RecordVerdict } from '../answer/outcomes';
+import { claimOf, findNamedRecord, settleCounting } from '../answer/recordNumbers';
 import type { BatchFailure, FailedRecord, ImportResults } from './types';
-import type { PendingRecords } from './pendingRecords';
-import { requestOutcome, type RequestOutcome } from '../../../../shared/transport';
+import type { PendingRecords } from '../prepare/pendingRecords';
+import { requestOutcome, type RequestOutcome } from '../../../../../shared/transport';
 
 /** "3", "3–7", "3–7, 9, 12–20" (capped). */
 export function describeIndexes(indexes: number[]): string {
@@ -125,6 +125,11 @@ export function describeFailure(
 			description = `${asSentence(description)} ${pointed.text} Correct it and run the import again; the service did not import this batch.`;
 		}
 	}
+	// A redirect after a POST (303 See Other above all) is how a service answers a request it processed.
+	const redirected = httpCode !== undefined && httpCode.startsWith('3');
+	if (redirected) {
+		description = `${asSentence(description)} A redirect may also be a service's answer to an import it has processed (303 See Other is), so whether the records were imported is unknown: check them in the service before importing them again.`;
+	}
 	const message = `Batch ${batch.number} of ${batchCount} (${describeItems(itemIndexes)}) for record type "${batch.recordTypeId}" failed: ${cause.message}`;
 	const foreign = cause instanceof ForeignAnswerError;
 	return {
@@ -134,7 +139,7 @@ export function describeFailure(
 		httpCode,
 		itemIndex,
 		cause,
-		outcome: outcomeOf(cause),
+		outcome: redirected ? 'unknown' : outcomeOf(cause),
 		...(foreign ? { kind: 'foreignAnswer' as const } : {}),
 	};
 }

@@ -3,7 +3,7 @@
  * records, and the error that refuses a value. Shared by the modules that prepare dates, numbers
  * and whole records, which depend on this one and not on each other.
  */
-import { isLuxonDateTime } from '../../../../shared/czechFormats';
+import { isLuxonDateTime } from '../../../../../shared/czechFormats';
 
 export const DATE_FORMATS = ['d.M.yyyy', 'dd.MM.yyyy', 'd.M.yyyy H:mm'] as const;
 export const NUMBER_FORMATS = ['decimalComma', 'decimalPoint', 'number'] as const;

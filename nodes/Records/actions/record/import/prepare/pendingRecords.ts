@@ -6,7 +6,7 @@
  * while the import runs. Measured against an object per record, the time was the same within the
  * runs' spread (bench/findings.md); the columns are kept as the simpler of the two.
  */
-import type { ImportSettings } from './settings';
+import type { ImportSettings } from '../settings';
 import { type PreparedRecord, prepareRecord, recordsJsonInNfc } from './values';
 import { normalizeRecordText } from './normalForm';
 

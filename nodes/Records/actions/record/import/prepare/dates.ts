@@ -12,7 +12,7 @@ import {
 	type DateFormat,
 	type ValuePreparationOptions,
 } from './preparation';
-import { czechDateParts, isCalendarDate, isLuxonDateTime } from '../../../../shared/czechFormats';
+import { czechDateParts, isCalendarDate, isLuxonDateTime } from '../../../../../shared/czechFormats';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_DATE_TIME =

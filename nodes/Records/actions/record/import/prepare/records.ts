@@ -15,9 +15,9 @@ import {
 	selectFields,
 } from './values';
 import { PendingRecords } from './pendingRecords';
-import type { ImportSettings } from './settings';
-import { itemParameterReader } from '../../../../shared/parameters/itemParameter';
-import { jsonParameter } from '../../../../shared/parameters/kit';
+import type { ImportSettings } from '../settings';
+import { itemParameterReader } from '../../../../../shared/parameters/itemParameter';
+import { jsonParameter } from '../../../../../shared/parameters/kit';
 
 /**
  * One output item to be: a record's outcome (the record's position in the list of records), or the
@@ -143,8 +143,50 @@ function definedRecord(
 	}
 }
 
-/** The records an item's "Records (JSON)" holds: a list, one record, or a whole `{"data": [...]}` body. */
-function jsonRecords(this: IExecuteFunctions, itemIndex: number, parameters: ItemParameters): unknown[] {
+/**
+ * Whether every item's "Records (JSON)" gave the same list, as an expression that does not read its
+ * item does when evaluated for each item: imported per item, each record would be stored once per
+ * item. Items that give lists of their own are compared no further than their first difference.
+ */
+class SameListForEveryItem {
+	private first: { text: string; length: number } | undefined;
+	private items = 0;
+	private same = true;
+
+	see(list: unknown[] | undefined): void {
+		this.items++;
+		if (!this.same) return;
+		if (list === undefined || list.length === 0) {
+			this.same = false;
+			return;
+		}
+		if (this.first === undefined) {
+			this.first = { text: JSON.stringify(list), length: list.length };
+			return;
+		}
+		this.same = list.length === this.first.length && JSON.stringify(list) === this.first.text;
+	}
+
+	/** The list's length, when at least two items gave it and every item gave it. */
+	repeated(): number | undefined {
+		return this.same && this.items > 1 && this.first !== undefined ? this.first.length : undefined;
+	}
+}
+
+/** The error that stops an import that would store the same list once per input item. */
+function sameListError(this: IExecuteFunctions, records: number, items: number): NodeOperationError {
+	return new NodeOperationError(
+		this.getNode(),
+		`"Records (JSON)" gave the same ${records === 1 ? 'record' : `${records} records`} for each of the ${items} input items, so each would be imported ${items} times`,
+		{
+			description:
+				'Nothing was sent. To import the list once, set "Evaluate JSON" to "Once". To import records of each item, let the expression read the item, e.g. {{ $json.records }}.',
+		},
+	);
+}
+
+/** The records an item's "Records (JSON)" holds: a list, one record, or a whole `{"data": [...]}` body; `listed` unless one record. */
+function jsonRecords(this: IExecuteFunctions, itemIndex: number, parameters: ItemParameters): { list: unknown[]; listed: boolean } {
 	const value = parameters.jsonRecords(itemIndex);
 	if (typeof value === 'string' && value.trim() === '') {
 		throw new NodeOperationError(this.getNode(), `"Records (JSON)" is empty [item ${itemIndex}]`, {
@@ -157,11 +199,11 @@ function jsonRecords(this: IExecuteFunctions, itemIndex: number, parameters: Ite
 		itemIndex,
 		example: '[{"Title": "Task 1"}]',
 	});
-	if (Array.isArray(parsed)) return parsed;
+	if (Array.isArray(parsed)) return { list: parsed, listed: true };
 	if (isRecordObject(parsed)) {
 		const keys = Object.keys(parsed);
-		if (keys.length === 1 && keys[0] === 'data' && Array.isArray(parsed.data)) return parsed.data;
-		return [parsed];
+		if (keys.length === 1 && keys[0] === 'data' && Array.isArray(parsed.data)) return { list: parsed.data, listed: true };
+		return { list: [parsed], listed: false };
 	}
 	throw new NodeOperationError(
 		this.getNode(),
@@ -197,6 +239,7 @@ function addItemRecords(
 	itemIndex: number,
 	recordTypeId: string,
 	parameters: ItemParameters,
+	sameList?: SameListForEveryItem,
 ): void {
 	const { dataMode } = records.settings;
 	if (dataMode === 'autoMapInputData') {
@@ -204,7 +247,8 @@ function addItemRecords(
 	} else if (dataMode === 'defineBelow') {
 		records.add(itemIndex, recordTypeId, definedRecord.call(this, itemIndex, parameters, records.settings), true);
 	} else {
-		const list = jsonRecords.call(this, itemIndex, parameters);
+		const { list, listed } = jsonRecords.call(this, itemIndex, parameters);
+		sameList?.see(listed ? list : undefined);
 		list.forEach((record, recordIndex) => {
 			const where = list.length > 1 ? `, record ${recordIndex} of its JSON` : '';
 			addCheckedRecord.call(this, records, record, itemIndex, recordTypeId, where);
@@ -224,6 +268,7 @@ export function readRecords(
 	continueOnFail: boolean,
 ): { records: PendingRecords; slots: OutputSlot[] } {
 	const once = settings.dataMode === 'json' && this.getNodeParameter('jsonEvaluation', 0, 'eachItem') === 'once';
+	const sameList = settings.dataMode === 'json' && !once ? new SameListForEveryItem() : undefined;
 	const records = new PendingRecords(settings);
 	const slots: OutputSlot[] = [];
 	const parameters = itemParameters.call(this);
@@ -234,7 +279,7 @@ export function readRecords(
 		try {
 			const raw = parameters.recordTypeId(itemIndex);
 			if (recordType === undefined || recordType.raw !== raw) recordType = { raw, id: readRecordTypeId.call(this, raw, itemIndex) };
-			addItemRecords.call(this, records, items[itemIndex], itemIndex, recordType.id, parameters);
+			addItemRecords.call(this, records, items[itemIndex], itemIndex, recordType.id, parameters, sameList);
 			for (let position = first; position < records.length; position++) slots.push(position);
 		} catch (error) {
 			records.truncate(first);
@@ -244,7 +289,10 @@ export function readRecords(
 					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 			if (!continueOnFail) throw nodeError;
 			slots.push({ itemIndex, error: nodeError });
+			sameList?.see(undefined);
 		}
 	}
+	const repeated = sameList?.repeated();
+	if (repeated !== undefined) throw sameListError.call(this, repeated, items.length);
 	return { records, slots };
 }

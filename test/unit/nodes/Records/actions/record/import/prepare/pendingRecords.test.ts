@@ -1,6 +1,6 @@
-import { PendingRecords } from '../../../../../../../nodes/Records/actions/record/import/pendingRecords';
-import type { ImportSettings } from '../../../../../../../nodes/Records/actions/record/import/settings';
-import { DEFAULT_VALUE_PREPARATION } from '../../../../../../../nodes/Records/actions/record/import/values';
+import { PendingRecords } from '../../../../../../../../nodes/Records/actions/record/import/prepare/pendingRecords';
+import type { ImportSettings } from '../../../../../../../../nodes/Records/actions/record/import/settings';
+import { DEFAULT_VALUE_PREPARATION } from '../../../../../../../../nodes/Records/actions/record/import/prepare/values';
 
 function settings(normalizeTextValues = true): ImportSettings {
 	return {

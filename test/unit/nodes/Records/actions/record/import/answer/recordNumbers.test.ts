@@ -3,7 +3,7 @@ import {
 	findNamedRecord,
 	recordWithIdentity,
 	settleCounting,
-} from '../../../../../../../nodes/Records/actions/record/import/recordNumbers';
+} from '../../../../../../../../nodes/Records/actions/record/import/answer/recordNumbers';
 
 const RECORDS = [{ Název: 'a' }, { Název: 'b', Popis: 'x' }, { Název: 'c' }];
 

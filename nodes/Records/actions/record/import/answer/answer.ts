@@ -8,7 +8,8 @@
  */
 import { readOutcomes, type AnswerReading } from './outcomes';
 import type { BatchRecord } from './recordNumbers';
-import { excerpt, redactor } from '../../../../shared/transport/redaction';
+import { AnswerWalker } from './answerWalk';
+import { excerpt, redactor } from '../../../../../shared/transport/redaction';
 
 /** Characters of a foreign answer shown in the error. */
 export const EXCERPT_LENGTH = 160;
@@ -59,6 +60,32 @@ function afterEarlierAttempt(reading: AnswerReading): AnswerReading {
 	};
 }
 
+/** 202 Accepted: the service took the batch to process later; only a refusal it already gives is final. */
+function acceptedForLater(reading: AnswerReading): AnswerReading {
+	if (reading.verdicts.every((verdict) => verdict.outcome === 'refused')) return reading;
+	const because = 'was 202 Accepted: the service took the batch to process later, so whether it imports the records is not known yet';
+	return {
+		verdicts: reading.verdicts.map((verdict) => (verdict.outcome === 'refused' ? verdict : { outcome: 'unknown' })),
+		unknownBecause: reading.unknownBecause === undefined ? because : `${because}, and ${reading.unknownBecause}`,
+	};
+}
+
+/**
+ * What the body of a 4xx answer says of the batch's records, when it says that some were imported
+ * (`{"imported": 2, "failed": 1, "errors": [...]}` with 422): the status counts as a failure of the
+ * batch that the body's refusals and counts must account for. Undefined when the body says nothing
+ * of records imported: then the batch was refused, as its status says.
+ */
+export function readRefusedAnswer(statusCode: number, body: unknown, records: readonly BatchRecord[], secrets: readonly string[]): AnswerReading | undefined {
+	const content = jsonOf(body);
+	if (content === 'foreign' || content.json === undefined) return undefined;
+	const { summary, entries } = new AnswerWalker(records).walk(content.json);
+	if (!((summary.importedCount ?? 0) > 0 || summary.positive || entries.some((entry) => entry.positive))) return undefined;
+	const reading = readOutcomes(content.json, records, redactor(secrets), true);
+	const because = `was ${statusCode}, which says the request failed, yet it says records were imported`;
+	return { verdicts: reading.verdicts, unknownBecause: reading.unknownBecause === undefined ? because : `${because}: it ${reading.unknownBecause}` };
+}
+
 /**
  * Reads an import's 2xx answer for the batch's records (as sent). `secrets` are redacted from the
  * excerpt of a foreign answer before it is cut.
@@ -74,5 +101,6 @@ export function readImportAnswer(answer: AnswerToRead, records: readonly BatchRe
 		};
 	}
 	const reading = readOutcomes(content.json, records, redactor(secrets));
-	return { kind: 'service', ...(answer.afterUnknownOutcome === true ? afterEarlierAttempt(reading) : reading) };
+	const read = answer.statusCode === 202 ? acceptedForLater(reading) : reading;
+	return { kind: 'service', ...(answer.afterUnknownOutcome === true ? afterEarlierAttempt(read) : read) };
 }

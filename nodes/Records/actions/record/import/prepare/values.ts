@@ -18,7 +18,7 @@ import {
 	RecordValueError,
 	type ValuePreparationOptions,
 } from './preparation';
-import { isLuxonDateTime } from '../../../../shared/czechFormats';
+import { isLuxonDateTime } from '../../../../../shared/czechFormats';
 
 // Value preparation as one module, for the Import's other parts and its tests.
 export { formatDateValue, isDateAsN8nText, looksLikeIsoDate } from './dates';

@@ -20,7 +20,7 @@ import {
 	RecordValueError,
 	type ValuePreparationOptions,
 } from './preparation';
-import { isLuxonDateTime } from '../../../../shared/czechFormats';
+import { isLuxonDateTime } from '../../../../../shared/czechFormats';
 
 /** A field named in "Date Fields", in "Number Fields", or in neither. */
 export type FieldKind = 'plain' | 'date' | 'number';

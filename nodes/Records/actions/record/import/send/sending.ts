@@ -1,23 +1,27 @@
 /** Sending the batches of an import, in order, at most `concurrency` at a time. */
 import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { type ImportBatch, planBatches, runInOrder } from './batches';
 import { describeAnswer, describeFailure, foreignAnswerError, rulesOut } from './failures';
-import { readImportAnswer } from './answer';
+import { readImportAnswer, readRefusedAnswer } from '../answer/answer';
+import type { AnswerReading } from '../answer/outcomes';
 import type { ImportResults } from './types';
 import { successOutput } from './output';
-import type { ImportSettings } from './settings';
-import { IMPORT_PATH } from './records';
-import type { PendingRecords } from './pendingRecords';
+import type { ImportSettings } from '../settings';
+import { IMPORT_PATH } from '../prepare/records';
+import type { PendingRecords } from '../prepare/pendingRecords';
 import { BodyAhead } from './bodyAhead';
 import {
+	failedAnswerBody,
 	recordsApiRequest,
+	requestOutcome,
 	type RecordsConnection,
 	recordsConnection,
 	type RecordsResponse,
-} from '../../../../shared/transport';
-import { JsonListBody } from '../../../../shared/transport/jsonBody';
-import { redactValue } from '../../../../shared/transport/redaction';
+} from '../../../../../shared/transport';
+import { JsonListBody } from '../../../../../shared/transport/jsonBody';
+import { redactValue } from '../../../../../shared/transport/redaction';
 
 
 /**
@@ -90,6 +94,12 @@ export async function sendBatches(
 				const response = await request;
 				fileAnswer.call(this, { results, batch, batchCount: batches.length, records, settings }, response, await connection);
 			} catch (error) {
+				const context = { results, batch, batchCount: batches.length, records, settings };
+				const refusedAnswer = connection && readRefusedBody(error, batch, records, await connection);
+				if (refusedAnswer) {
+					fileReading.call(this, context, refusedAnswer, undefined, refusedAnswer.httpCode);
+					return;
+				}
 				const failure = describeFailure.call(this, error, batch, batches.length, records);
 				results.failures.push(failure);
 				for (const position of batch.positions) results.failedAt[position] = { failure, batch, sent: true };
@@ -124,9 +134,39 @@ function fileAnswer(
 	const answer = readImportAnswer(response, sent, connection.secrets);
 	const itemIndex = records.itemIndexes[batch.positions[0]];
 	if (answer.kind === 'foreign') throw foreignAnswerError.call(this, answer, itemIndex);
-	const failure = describeAnswer.call(this, batch, batchCount, records, answer);
 	// The answer as output items show it ("Include Full Response"), without the secrets it may echo.
 	const shown = settings.includeResponse ? redactValue(response.body, connection.secrets) : undefined;
+	fileReading.call(this, { results, batch, batchCount, records, settings }, answer, shown);
+}
+
+/**
+ * The reading of a 4xx answer whose body says records were imported (undefined for any other
+ * failure): read for each record, not taken for a refusal of the whole batch.
+ */
+function readRefusedBody(error: unknown, batch: ImportBatch, records: PendingRecords, connection: RecordsConnection) {
+	const httpCode = error instanceof NodeApiError ? error.httpCode : undefined;
+	if (httpCode === undefined || httpCode === null || !/^4\d\d$/.test(httpCode)) return undefined;
+	const sent = batch.positions.map((position) => records.sendable(position));
+	let reading = readRefusedAnswer(Number(httpCode), failedAnswerBody(error), sent, connection.secrets);
+	if (reading === undefined) return undefined;
+	// After an attempt that may have imported them, a refusal of the last attempt proves nothing.
+	if (requestOutcome(error) === 'unknown') {
+		reading = { ...reading, verdicts: reading.verdicts.map((verdict) => (verdict.outcome === 'refused' ? { outcome: 'unknown' } : verdict)) };
+	}
+	return { ...reading, httpCode };
+}
+
+/** Files what an answer says of each record: an output per imported record, the others as one failure of the batch. */
+function fileReading(
+	this: IExecuteFunctions,
+	{ results, batch, batchCount, records, settings }: BatchContext,
+	answer: AnswerReading,
+	shown: unknown,
+	httpCode?: string,
+): void {
+	const sent = batch.positions.map((position) => records.sendable(position));
+	const described = describeAnswer.call(this, batch, batchCount, records, answer);
+	const failure = described && httpCode !== undefined ? { ...described, httpCode } : described;
 	let imported = false;
 	batch.positions.forEach((position, indexInBatch) => {
 		const verdict = answer.verdicts[indexInBatch];

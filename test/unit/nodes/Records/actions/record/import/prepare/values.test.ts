@@ -23,7 +23,7 @@ import {
 	selectFields,
 	type PreparedRecord,
 	type ValuePreparationOptions,
-} from '../../../../../../../nodes/Records/actions/record/import/values';
+} from '../../../../../../../../nodes/Records/actions/record/import/prepare/values';
 
 const NFD = (text: string) => text.normalize('NFD');
 

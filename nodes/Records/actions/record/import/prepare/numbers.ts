@@ -9,7 +9,7 @@ import {
 	type ThousandsSeparator,
 	type ValuePreparationOptions,
 } from './preparation';
-import { parseCzechNumber } from '../../../../shared/czechFormats';
+import { parseCzechNumber } from '../../../../../shared/czechFormats';
 
 interface DecimalParts {
 	negative: boolean;

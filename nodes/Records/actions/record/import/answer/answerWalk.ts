@@ -6,7 +6,7 @@
  * `errors: [{index, message}]`). outcomes.ts decides what it means for each record.
  */
 import { type BatchRecord, claimOf, findNamedRecord, type NumberedClaim } from './recordNumbers';
-import { keptResults } from './keptResults';
+import { keptResults } from '../keptResults';
 
 /** One entry of a list in the answer, about one record (which one, pairing decides). */
 export interface AnswerEntry {
@@ -19,6 +19,10 @@ export interface AnswerEntry {
 	badIndex?: boolean;
 	/** Field values naming the record, when the entry has no number. */
 	identity?: Record<string, unknown>;
+	/** Texts of members under other names (`key`, `ref`, …), which may be a record's value. */
+	values?: string[];
+	/** A status the node does not know: no evidence either way. */
+	unknownStatus?: string;
 	status?: string;
 	id?: string | number;
 	message?: string;
@@ -35,6 +39,8 @@ export interface AnswerSummary {
 	partial: boolean;
 	/** The import succeeded: `success: true`, `status: "ok"`. */
 	positive: boolean;
+	/** A status of the batch the node does not know (`queued`): no evidence either way. */
+	unknownStatus?: string;
 	/** Failed records counted (the highest count given). */
 	failedCount?: number;
 	/** Imported records counted (the lowest count given). */
@@ -65,6 +71,9 @@ interface EntryReading {
 	/** Made when the first such value is found (most entries have none). */
 	identity?: Record<string, unknown>;
 	positive: boolean;
+	unknownStatus?: string;
+	/** Texts of members under names the node does not read. */
+	values?: string[];
 }
 
 /** A key without case, punctuation or the words that only say "how many". */
@@ -77,25 +86,56 @@ const stem = keptResults((key) =>
 );
 
 /** A status word's letters, without case. */
-const word = keptResults((value) => value.toLowerCase().replace(/[^a-z]/g, ''));
+const word = (value: string) => value.toLowerCase().replace(/[^a-z]/g, '');
 
-const NEGATIVE_WORDS = new Set([
-	'error', 'errors', 'failed', 'failure', 'fail', 'rejected', 'refused', 'invalid', 'skipped', 'notimported',
-	'denied', 'forbidden', 'unauthorized', 'declined', 'aborted', 'cancelled', 'canceled', 'ko', 'nok', 'notok',
-]);
+/** A failure stem anywhere in a status word (`import_failed`, `VALIDATION_ERROR`, `rejected_duplicate`, `not_created`). */
+const NEGATIVE_STEM = /fail|error|reject|refus|invalid|skip|ignor|duplicat|denied|deny|forbid|unauthori|declin|abort|cancel|conflict|exception|^not|^no$|^ko$|^nok$/;
 /** Words of a free-text message that may say an import failed (English, and Czech: chyba, nelze, selhal). */
 const FAILURE_TEXT =
 	/\b(errors?|fail(ed|ure|s)?|invalid|denied|refused|rejected|forbidden|not imported|unauthori[sz]ed|locked|disabled|not allowed)\b|chyb|nelze|selhal/i;
 const POSITIVE_WORDS = new Set([
-	'ok', 'success', 'succeeded', 'successful', 'done', 'completed', 'complete', 'imported', 'created', 'edited',
-	'updated', 'saved', 'stored', 'inserted', 'upserted', 'unchanged', 'processed', 'accepted',
+	'ok', 'success', 'succeeded', 'successful', 'successfully', 'done', 'completed', 'complete', 'imported', 'created',
+	'edited', 'updated', 'saved', 'stored', 'inserted', 'upserted', 'unchanged',
 ]);
+/** Words that may stand beside a word of success (`record_created`, `successfully_imported`). */
+const FILLER_WORDS = new Set(['record', 'row', 'item', 'all', 'new', 'fully']);
 const isPartialWord = (value: string) => value.startsWith('partial') || value.endsWith('witherrors');
 
-const STATUS_KEYS = new Set(['status', 'state', 'result', 'outcome', 'action']);
+export type StatusSays = 'positive' | 'negative' | 'partial' | 'unknown';
+
+/**
+ * What a status says: an HTTP-like number (2xx but 202 imported, 4xx and 5xx not), a failure stem
+ * anywhere in a word, or a word made only of known words of success. Anything else is not evidence.
+ */
+export const statusSays = keptResults((value): StatusSays => {
+	const text = value.trim();
+	if (/^\d{3}$/.test(text)) {
+		if (text.startsWith('2') && text !== '202') return 'positive';
+		return text.startsWith('4') || text.startsWith('5') ? 'negative' : 'unknown';
+	}
+	const letters = word(text);
+	if (isPartialWord(letters)) return 'partial';
+	if (NEGATIVE_STEM.test(letters)) return 'negative';
+	const words = text.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z]+/).filter((part) => part !== '');
+	const known = words.some((part) => POSITIVE_WORDS.has(part)) && words.every((part) => POSITIVE_WORDS.has(part) || FILLER_WORDS.has(part));
+	return known ? 'positive' : 'unknown';
+}) as (value: string) => StatusSays;
+
+/** A status member's value as text: a word, or a whole number such as 201 or "422". */
+function statusText(value: unknown): string | undefined {
+	if (typeof value === 'string' && value.trim() !== '') return value;
+	if (typeof value === 'number' && Number.isInteger(value) && value >= 100 && value < 600) return String(value);
+	return undefined;
+}
+
+const STATUS_KEYS = new Set(['status', 'state', 'result', 'outcome', 'action', 'statuscode', 'code']);
+/** Of the batch, `action` and `code` say what was asked or which error, not how it ended. */
+const BATCH_STATUS_KEYS = new Set(['status', 'state', 'result', 'outcome', 'statuscode']);
 const FLAG_KEYS = new Set(['success', 'ok', 'imported', 'succeeded', 'successful', 'valid']);
 /** Members whose content is about records not imported: a list, a map by record, a count, a flag. */
 const FAILURE_KEYS = new Set(['errors', 'failures', 'failed', 'rejected', 'refused', 'invalid', 'skipped', 'notimported', 'unimported', 'errored']);
+/** A member under any name with a failure stem in it (`validationErrors`, `rejectedRecords`, `duplicates`) is a failure member. */
+const isFailureKey = (name: string) => FAILURE_KEYS.has(name) || (name !== 'error' && /error|fail|reject|refus|invalid|skipped|ignored|duplicat/.test(name));
 const SUCCESS_COUNT_KEYS = ['imported', 'succeeded', 'successful', 'success', 'saved', 'stored'];
 const SUCCESS_PART_KEYS = ['created', 'inserted', 'added', 'edited', 'updated', 'modified', 'upserted', 'unchanged'];
 const SUCCESS_LIST_KEYS = new Set([...SUCCESS_COUNT_KEYS, ...SUCCESS_PART_KEYS]);
@@ -197,11 +237,13 @@ export class AnswerWalker {
 			if (FLAG_KEYS.has(name) && typeof value === 'boolean') {
 				if (value) summary.positive = true;
 				else failedHere = true;
-			} else if (STATUS_KEYS.has(name) && typeof value === 'string') {
-				const status = word(value);
-				if (NEGATIVE_WORDS.has(status)) failedHere = true;
-				else if (isPartialWord(status)) summary.partial = true;
-				else if (POSITIVE_WORDS.has(status)) summary.positive = true;
+			} else if (BATCH_STATUS_KEYS.has(name) && statusText(value) !== undefined) {
+				const status = statusText(value)!;
+				const says = statusSays(status);
+				if (says === 'negative') failedHere = true;
+				else if (says === 'partial') summary.partial = true;
+				else if (says === 'positive') summary.positive = true;
+				else summary.unknownStatus ??= status;
 			} else if ((name === 'error' || name === 'exception') && !(typeof value === 'number')) {
 				if (present(value)) {
 					failedHere = true;
@@ -209,9 +251,9 @@ export class AnswerWalker {
 				}
 			} else if (name === 'haserrors' || name === 'hasfailures') {
 				if (value === true) summary.partial = true;
-			} else if ((FAILURE_KEYS.has(name) || name === 'error') && typeof value === 'number') {
+			} else if ((isFailureKey(name) || name === 'error') && typeof value === 'number') {
 				summary.failedCount = Math.max(summary.failedCount ?? 0, value);
-			} else if (FAILURE_KEYS.has(name)) {
+			} else if (isFailureKey(name)) {
 				this.failures(name, value, depth);
 			} else if (SUCCESS_COUNT_KEYS.includes(name) && typeof value === 'number') {
 				direct = Math.min(direct ?? Infinity, value);
@@ -219,8 +261,13 @@ export class AnswerWalker {
 				parts = (parts ?? 0) + value;
 			} else if (MESSAGE_KEYS.includes(name) && typeof value === 'string' && value.trim() !== '') {
 				this.anyMessage ??= value;
+			} else if (Array.isArray(value) && SUCCESS_LIST_KEYS.has(name)) {
+				// A list of the records imported counts them, and names those it can.
+				if (SUCCESS_COUNT_KEYS.includes(name)) direct = Math.min(direct ?? Infinity, value.length);
+				else parts = (parts ?? 0) + value.length;
+				this.list(value, 'success', depth + 1);
 			} else if (Array.isArray(value)) {
-				this.list(value, SUCCESS_LIST_KEYS.has(name) ? 'success' : 'neutral', depth + 1);
+				this.list(value, 'neutral', depth + 1);
 			} else if (isObject(value)) {
 				this.object(value, depth + 1);
 			}
@@ -236,9 +283,9 @@ export class AnswerWalker {
 	/** Whether a member of a summary is one of the words read here (not a message, not a nested part). */
 	private knownMember(name: string, value: unknown): boolean {
 		if (FLAG_KEYS.has(name) && typeof value === 'boolean') return true;
-		if (STATUS_KEYS.has(name) && typeof value === 'string') return true;
-		if (['error', 'exception', 'haserrors', 'hasfailures'].includes(name) || FAILURE_KEYS.has(name)) return true;
-		return [...SUCCESS_COUNT_KEYS, ...SUCCESS_PART_KEYS].includes(name) && typeof value === 'number';
+		if (BATCH_STATUS_KEYS.has(name) && statusText(value) !== undefined) return true;
+		if (['error', 'exception', 'haserrors', 'hasfailures'].includes(name) || isFailureKey(name)) return true;
+		return SUCCESS_LIST_KEYS.has(name) && (typeof value === 'number' || Array.isArray(value));
 	}
 
 	/** A failure member that is no count: a list or a map of refused records, text, or a flag. */
@@ -296,6 +343,7 @@ export class AnswerWalker {
 			if (isObject(value)) this.entry(value, kind, list, position);
 			else if (Array.isArray(value)) this.list(value, kind, depth + 1);
 			else if (kind === 'refusal' && typeof value === 'string') this.text(value, list, position);
+			else if (kind === 'success' && typeof value === 'string') this.add(list, { negative: false, positive: true, values: [value], list, position });
 			else if (kind === 'refusal' && value !== null && value !== undefined) {
 				// A list of the refused records' numbers, e.g. `failed: [1, 3]`.
 				const index = wholeNumber(value);
@@ -308,7 +356,9 @@ export class AnswerWalker {
 		const entry: AnswerEntry = { negative: kind === 'refusal', positive: false, list, position };
 		const read: EntryReading = { claim: undefined, positive: kind === 'success' };
 		this.entryMembers(object, entry, read, 0);
-		entry.positive = !entry.negative && (read.positive || entry.id !== undefined);
+		entry.positive = !entry.negative && (read.positive || (read.unknownStatus === undefined && entry.id !== undefined));
+		if (!entry.negative && !read.positive && read.unknownStatus !== undefined) entry.unknownStatus = read.unknownStatus;
+		if (read.values !== undefined) entry.values = read.values;
 		if (read.identity !== undefined) {
 			entry.identity = read.identity;
 			if (read.claim) read.claim.identity = read.identity;
@@ -333,15 +383,17 @@ export class AnswerWalker {
 				const index = wholeNumber(value);
 				if (index === undefined) entry.badIndex = true;
 				else read.claim = { index };
-			} else if (STATUS_KEYS.has(name) && typeof value === 'string' && value !== '') {
-				entry.status ??= value;
-				const status = word(value);
-				if (NEGATIVE_WORDS.has(status) || isPartialWord(status)) entry.negative = true;
-				else read.positive = true;
+			} else if (STATUS_KEYS.has(name) && statusText(value) !== undefined) {
+				const status = statusText(value)!;
+				if (name !== 'code') entry.status ??= status;
+				const says = statusSays(status);
+				if (says === 'negative' || says === 'partial') entry.negative = true;
+				else if (says === 'positive') read.positive = true;
+				else read.unknownStatus ??= status;
 			} else if (FLAG_KEYS.has(name) && typeof value === 'boolean') {
 				if (value) read.positive = true;
 				else entry.negative = true;
-			} else if (name === 'error' || name === 'exception' || FAILURE_KEYS.has(name)) {
+			} else if (name === 'error' || name === 'exception' || isFailureKey(name)) {
 				if (present(value)) {
 					entry.negative = true;
 					entry.message ??= textOf(value);
@@ -361,6 +413,8 @@ export class AnswerWalker {
 				}
 			} else if (top && isPrimitive(value) && this.isField(key.normalize('NFC'))) {
 				(read.identity ??= {})[key.normalize('NFC')] = value;
+			} else if (top && typeof value === 'string' && value.trim() !== '' && !MESSAGE_KEYS.includes(name)) {
+				(read.values ??= []).push(value);
 			} else if (isObject(value)) {
 				this.entryMembers(value, entry, read, depth + 1);
 			} else if (Array.isArray(value)) {

@@ -2,11 +2,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ImportBatch } from './batches';
-import type { PreparedRecord } from './values';
+import type { PreparedRecord } from '../prepare/values';
 import type { FailedRecord } from './types';
-import type { ImportSettings } from './settings';
-import type { RecordVerdict } from './outcomes';
-import type { PendingRecords } from './pendingRecords';
+import type { ImportSettings } from '../settings';
+import type { RecordVerdict } from '../answer/outcomes';
+import type { PendingRecords } from '../prepare/pendingRecords';
 import { recordOutcome } from './failures';
 
 export function successOutput(

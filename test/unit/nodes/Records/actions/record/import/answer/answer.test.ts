@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- a test: its token is a fixed test value */
-import { EXCERPT_LENGTH, readImportAnswer } from '../../../../../../../nodes/Records/actions/record/import/answer';
+import { EXCERPT_LENGTH, readImportAnswer } from '../../../../../../../../nodes/Records/actions/record/import/answer/answer';
 
 const TOKEN = 'rk_review2_8f3a61c04e9b27d5a1c6e08f93b4d27a';
 const RECORDS = [{ Název: 'a' }, { Název: 'b' }];

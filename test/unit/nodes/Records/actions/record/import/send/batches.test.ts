@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- a test: runs in Node.js, not inside
 	n8n (`setImmediate`) */
-import { planBatches, runInOrder } from '../../../../../../../nodes/Records/actions/record/import/batches';
+import { planBatches, runInOrder } from '../../../../../../../../nodes/Records/actions/record/import/send/batches';
 
 describe('planBatches', () => {
 	it('cuts 250 records into 100 + 100 + 50, in order', () => {

@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
-import { BodyAhead } from '../../../../../../../nodes/Records/actions/record/import/bodyAhead';
-import { JsonListBody } from '../../../../../../../nodes/shared/transport/jsonBody';
+import { BodyAhead } from '../../../../../../../../nodes/Records/actions/record/import/send/bodyAhead';
+import { JsonListBody } from '../../../../../../../../nodes/shared/transport/jsonBody';
 
 /** A batch of 1,000 records of about 600 characters each, as an import of invoices sends. */
 function batchBody(): { body: JsonListBody; expected: Buffer; serialized: () => number } {

@@ -4,7 +4,7 @@
  */
 
 import type { PreparedRecord } from './preparation';
-import { keptResults } from './keptResults';
+import { keptResults } from '../keptResults';
 
 /**
  * Text made only of characters below U+0300 (Latin, Latin Extended-A/B: all of Czech) is already in
