@@ -41,17 +41,33 @@ export const UNANSWERED_CALL_STATUS = 500;
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization']);
 const ALLOWED_METHODS = 'DELETE, GET, HEAD, OPTIONS, POST, PUT';
 
-/** The event a service webhook names in its body (`event`; for XML, a child of the root element). */
-export function eventNameOf(body: unknown, format: BodyFormat): string | undefined {
+/**
+ * The value of the field that names a service webhook's event: `event` of a JSON object; for XML,
+ * the root element's child `event`, with or without a namespace prefix (`<r:event>` in
+ * `<r:webhook xmlns:r="…">` is the same element as `<event>` in `<webhook xmlns="…">`). A list
+ * when XML holds more than one of them.
+ */
+function eventFieldOf(body: unknown, format: BodyFormat): unknown {
 	if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-	let container = body as IDataObject;
-	if (format === 'xml') {
-		const [root] = Object.values(container);
-		if (typeof root !== 'object' || root === null || Array.isArray(root)) return undefined;
-		container = root as IDataObject;
-	}
-	const event = container.event;
+	const container = body as IDataObject;
+	if (format !== 'xml') return container.event;
+	const [root] = Object.values(container);
+	if (typeof root !== 'object' || root === null || Array.isArray(root)) return undefined;
+	const found = Object.entries(root).filter(([name]) => name === 'event' || /^[^:@#]+:event$/.test(name));
+	if (found.length === 0) return undefined;
+	return found.length === 1 ? found[0][1] : found.map(([, value]) => value);
+}
+
+/** The event a service webhook names in its body, when it names one. */
+export function eventNameOf(body: unknown, format: BodyFormat): string | undefined {
+	const event = eventFieldOf(body, format);
 	return typeof event === 'string' && event.trim() !== '' ? event.trim() : undefined;
+}
+
+/** Whether the body has an event field that names no event as text (an object, a list, a number). */
+export function eventUnreadable(body: unknown, format: BodyFormat): boolean {
+	const event = eventFieldOf(body, format);
+	return event !== undefined && event !== null && typeof event !== 'string';
 }
 
 export function eventAccepted(event: string | undefined, events: string[], otherEvents: string): boolean {
@@ -160,6 +176,13 @@ function declaredFormatOf(contentType: ReturnType<typeof parseContentType>): Bod
 	return isJsonMediaType(contentType.mediaType) ? 'json' : undefined;
 }
 
+const UNREADABLE_EVENT: Rejection = {
+	status: 400,
+	code: 'invalid_event',
+	message:
+		'The event of the call cannot be read: "event" must be text such as invoice.paid (in XML, one <event> element with only text in it, under the root element).',
+};
+
 /** The answer to a call whose event the trigger does not start the workflow for. */
 function ignoredReply(event: string | undefined): IDataObject {
 	return {
@@ -222,6 +245,8 @@ export async function receiveCall(this: IWebhookFunctions): Promise<IWebhookResp
 	const events = this.getNodeParameter('events', [ANY_EVENT]) as string[];
 	const otherEvents = events.includes(ANY_EVENT) ? '' : (this.getNodeParameter('otherEvents', '') as string);
 	if (!eventAccepted(event, events, otherEvents)) {
+		// A 200 would tell the service the call was delivered, for an event nobody could read.
+		if (eventUnreadable(body.value, body.format)) return refuse(UNREADABLE_EVENT);
 		writeReply(res, 200, ignoredReply(event), { format, xmlRootElement, headOnly });
 		return answered;
 	}

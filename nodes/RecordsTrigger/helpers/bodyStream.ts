@@ -59,6 +59,17 @@ const INVALID_COMPRESSION: Rejection = {
 	message: 'The request body could not be inflated as its Content-Encoding says. Check how the caller compresses it, or send it uncompressed.',
 };
 
+/**
+ * The most gzip members (files joined with `cat`) inflated one by one where the runtime stops after
+ * each: every member costs a new inflater, about a millisecond, so their number is bounded.
+ */
+export const MAX_GZIP_MEMBERS = 16;
+
+const TOO_MANY_GZIP_MEMBERS: Rejection = {
+	...INVALID_COMPRESSION,
+	message: `The request body is more than ${MAX_GZIP_MEMBERS} gzip files joined together, more than this trigger inflates. Compress the body as one gzip file.`,
+};
+
 /** The compression a Content-Encoding names, undefined for none, or the refusal of one the trigger cannot read. */
 export function compressionOf(contentEncoding: string | undefined): Checked<Compression | undefined> {
 	const coding = (contentEncoding ?? '').trim().toLowerCase();
@@ -106,13 +117,24 @@ class BoundedBytes {
 	}
 }
 
-/** Inflates `compressed`, stopping (and returning undefined) once the output passes `limit`. */
-async function inflate(compressed: Uint8Array[], compression: Compression, limit: number): Promise<Checked<Buffer>> {
+/** How one run of the runtime's inflater ended. */
+type Inflated =
+	| { ended: 'whole'; bytes: Buffer }
+	| { ended: 'after one gzip member'; bytes: Buffer }
+	| { ended: 'too large' }
+	| { ended: 'invalid' };
+
+/**
+ * Inflates `compressed` with the runtime's DecompressionStream, stopping once the output passes
+ * `limit`. Node.js 24 stops after the first member of a gzip body of several, saying so
+ * (ERR_TRAILING_JUNK_AFTER_STREAM_END); earlier releases read them all.
+ */
+async function inflateOnce(compressed: Uint8Array, compression: Compression, limit: number): Promise<Inflated> {
 	const stream = new DecompressionStream(compression);
 	const writer = stream.writable.getWriter();
 	// Written without waiting: the reader below drains the output, and a refused write is seen there.
 	const written = (async () => {
-		for (const chunk of compressed) await writer.write(chunk);
+		await writer.write(compressed);
 		await writer.close();
 	})().catch(() => undefined);
 	const output = new BoundedBytes(limit);
@@ -123,15 +145,64 @@ async function inflate(compressed: Uint8Array[], compression: Compression, limit
 			if (done) break;
 			if (!output.add(value)) {
 				await reader.cancel();
-				return tooLarge(undefined, limit);
+				return { ended: 'too large' };
 			}
 		}
-	} catch {
-		return { rejection: INVALID_COMPRESSION };
+	} catch (error) {
+		const trailing = (error as { code?: unknown }).code === 'ERR_TRAILING_JUNK_AFTER_STREAM_END';
+		return trailing && compression === 'gzip' ? { ended: 'after one gzip member', bytes: output.bytes() } : { ended: 'invalid' };
 	} finally {
 		await written;
 	}
-	return { value: output.bytes() };
+	return { ended: 'whole', bytes: output.bytes() };
+}
+
+let crcTable: Uint32Array | undefined;
+
+/** The CRC-32 a gzip member's trailer holds for its inflated bytes (RFC 1952). */
+function crc32(bytes: Uint8Array): number {
+	crcTable ??= Uint32Array.from({ length: 256 }, (_, index) => {
+		let crc = index;
+		for (let bit = 0; bit < 8; bit++) crc = crc & 1 ? 0xedb88320 ^ (crc >>> 1) : crc >>> 1;
+		return crc >>> 0;
+	});
+	let crc = 0xffffffff;
+	for (const byte of bytes) crc = crcTable[(crc ^ byte) & 0xff] ^ (crc >>> 8);
+	return (crc ^ 0xffffffff) >>> 0;
+}
+
+/**
+ * Where the gzip member that inflated to `inflated` ends in `compressed`: after its trailer (the
+ * CRC-32 and the size of `inflated`), where the next member's header begins. Undefined when no such
+ * place is found.
+ */
+function gzipMemberEnd(compressed: Buffer, inflated: Uint8Array): number | undefined {
+	const trailer = Buffer.alloc(8);
+	trailer.writeUInt32LE(crc32(inflated), 0);
+	trailer.writeUInt32LE(inflated.length % 2 ** 32, 4);
+	for (let at = compressed.indexOf(trailer, 10); at >= 0; at = compressed.indexOf(trailer, at + 1)) {
+		if (compressed[at + 8] === 0x1f && compressed[at + 9] === 0x8b) return at + 8;
+	}
+	return undefined;
+}
+
+/** Inflates `compressed` (gzip of one or more members, or deflate), held to `limit` bytes of output. */
+async function inflate(compressed: Buffer, compression: Compression, limit: number): Promise<Checked<Buffer>> {
+	const members: Buffer[] = [];
+	let size = 0;
+	let rest = compressed;
+	for (;;) {
+		const inflated = await inflateOnce(rest, compression, limit - size);
+		if (inflated.ended === 'too large') return tooLarge(undefined, limit);
+		if (inflated.ended === 'invalid') return { rejection: INVALID_COMPRESSION };
+		members.push(inflated.bytes);
+		size += inflated.bytes.length;
+		if (inflated.ended === 'whole') return { value: members.length === 1 ? members[0] : Buffer.concat(members) };
+		const end = gzipMemberEnd(rest, inflated.bytes);
+		if (end === undefined) return { rejection: INVALID_COMPRESSION };
+		if (members.length >= MAX_GZIP_MEMBERS) return { rejection: TOO_MANY_GZIP_MEMBERS };
+		rest = rest.subarray(end);
+	}
 }
 
 /** Reads the stream to its end (or the caller's going away), keeping at most `limit` bytes. */
@@ -167,7 +238,7 @@ export async function readBodyBytes(req: BodySource, limit: number): Promise<Che
 			return req.rawBody.length > limit ? tooLarge(req.rawBody.length, limit) : { value: req.rawBody };
 		}
 		if (req.rawBody.length > limit) return tooLarge(req.rawBody.length, limit);
-		return await inflate([req.rawBody], compression.value, limit);
+		return await inflate(req.rawBody, compression.value, limit);
 	}
 	const declared = Number(header(req.headers, 'content-length'));
 	if (Number.isFinite(declared) && declared > limit) return tooLarge(declared, limit);
@@ -176,5 +247,5 @@ export async function readBodyBytes(req: BodySource, limit: number): Promise<Che
 	if (!complete) return { rejection: ABORTED };
 	if (bytes.overLimit) return tooLarge(bytes.size, limit);
 	if (compression.value === undefined) return { value: bytes.bytes() };
-	return await inflate([bytes.bytes()], compression.value, limit);
+	return await inflate(bytes.bytes(), compression.value, limit);
 }

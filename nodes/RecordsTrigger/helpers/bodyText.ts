@@ -91,8 +91,6 @@ export function decodeBody(
 	undeclared: BodyEncodingChoice = 'utf-8',
 ): Checked<string> {
 	const label = bodyEncodingOf(bytes, contentType, undeclared);
-	// UTF-16 text has zero bytes; in any other encoding they mean the body is no text at all.
-	if (!label.startsWith('utf-16') && !label.startsWith('unicode') && looksBinary(bytes)) return { rejection: NOT_TEXT };
 	let decoder: InstanceType<typeof TextDecoder>;
 	try {
 		decoder = new TextDecoder(label, { fatal: true });
@@ -105,6 +103,9 @@ export function decodeBody(
 			},
 		};
 	}
+	// UTF-16 text has zero bytes; in any other encoding they mean the body is no text at all. The
+	// decoder names the encoding a label stands for (unicode-1-1-utf-8 is UTF-8, unicode is UTF-16LE).
+	if (!decoder.encoding.startsWith('utf-16') && looksBinary(bytes)) return { rejection: NOT_TEXT };
 	try {
 		// The byte order mark is dropped: it is not part of the data.
 		return { value: decoder.decode(bytes) };

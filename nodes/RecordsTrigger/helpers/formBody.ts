@@ -33,7 +33,9 @@ function percentBytes(run: string): Uint8Array {
 
 /** Parses a form body whose percent-encoded bytes are text in `encoding`. */
 export function parseForm(text: string, encoding: string): Checked<Record<string, string | string[]>> {
-	const decoder = new TextDecoder(encoding, { fatal: true });
+	// ignoreBOM keeps a U+FEFF that starts an escape run: it is the caller's data. Only a mark before
+	// the whole body is not, and decodeBody drops that one.
+	const decoder = new TextDecoder(encoding, { fatal: true, ignoreBOM: true });
 	const result: Record<string, string | string[]> = {};
 	let fields = 0;
 	for (let start = 0; start <= text.length; ) {

@@ -11,7 +11,10 @@
  *   child elements under their names (a name that repeats becomes an array, in document order),
  *   and its non-blank text under `#text`;
  * - comments and processing instructions are skipped; CDATA sections are text;
- * - names are kept as written, namespace prefixes included (`soap:Body`).
+ * - names are kept as written, namespace prefixes included (`soap:Body`);
+ * - line ends are normalised as XML 1.0 §2.11 says ("\r\n" and "\r" become "\n"), and attribute
+ *   values as §3.3.3 says for attributes without a DTD (each literal tab, line end or space becomes
+ *   a space); characters written as references (`&#13;`, `&#9;`) are kept.
  */
 
 export type XmlValue = string | XmlObject | XmlValue[];
@@ -80,7 +83,12 @@ export function isXmlChar(code: number): boolean {
 class XmlReader {
 	private pos = 0;
 
-	constructor(private readonly source: string) {}
+	private readonly source: string;
+
+	constructor(source: string) {
+		// XML 1.0 §2.11: a parser reads every line end as a single line feed.
+		this.source = source.includes('\r') ? source.replace(/\r\n?/g, '\n') : source;
+	}
 
 	read(): XmlObject {
 		if (this.source.charCodeAt(0) === 0xfeff) this.pos = 1;
@@ -215,7 +223,8 @@ class XmlReader {
 			const key = `${XML_ATTRIBUTE_PREFIX}${name}`;
 			attributes ??= {};
 			if (Object.prototype.hasOwnProperty.call(attributes, key)) this.fail(`Attribute "${name}" appears twice in <${element}>`);
-			setOwn(attributes, key, this.decode(raw, this.pos + 1));
+			// XML 1.0 §3.3.3: literal white space in a value is a space; references are decoded after.
+			setOwn(attributes, key, this.decode(raw.replace(/[\t\n]/g, ' '), this.pos + 1));
 			this.pos = end + 1;
 		}
 	}

@@ -9,6 +9,9 @@ import { isXmlChar, XML_ATTRIBUTE_PREFIX, XML_TEXT_KEY } from './xml';
  *   keeps its prefix only where an "@xmlns:prefix" field declares it (on the element or above),
  *   otherwise its ":" becomes "_" too, since a namespace-aware parser refuses an undeclared prefix;
  * - two attributes that would end up with one name get "_2", "_3"… on the later ones;
+ * - the work grows linearly with the value, whatever its names: the prefixes in scope are one map
+ *   changed on the way into an element and back on the way out (not a copy per element), a name's
+ *   next free "_N" is remembered per name, and the document is written into one list of strings.
  * - line breaks and tabs are written as character references where a parser would change them
  *   (in attribute values, and a carriage return anywhere); characters XML cannot carry at all
  *   become U+FFFD.
@@ -21,9 +24,9 @@ const XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/';
 const NC_NAME = /^[\p{L}_][\p{L}\p{M}\p{N}_.\-\u00B7]*$/u;
 
 /** The prefixes declared where an element is written: prefix → namespace. */
-type Scope = ReadonlyMap<string, string>;
+type Scope = Map<string, string>;
 
-const ROOT_SCOPE: Scope = new Map([['xml', XML_NAMESPACE]]);
+const rootScope = (): Scope => new Map([['xml', XML_NAMESPACE]]);
 
 const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
 const ATTRIBUTE_ESCAPES: Record<string, string> = { ...TEXT_ESCAPES, '"': '&quot;', '\t': '&#9;', '\n': '&#10;' };
@@ -60,7 +63,7 @@ export function xmlName(name: string): string {
 }
 
 /** `prefix:local` when both are names and the prefix is declared here, else undefined. */
-function declaredQualifiedName(name: string, scope: Scope): { prefix: string; local: string } | undefined {
+function declaredQualifiedName(name: string, scope: ReadonlyMap<string, string>): { prefix: string; local: string } | undefined {
 	const colon = name.indexOf(':');
 	if (colon < 0) return undefined;
 	const prefix = name.slice(0, colon);
@@ -70,7 +73,7 @@ function declaredQualifiedName(name: string, scope: Scope): { prefix: string; lo
 }
 
 /** The name an element is written with. */
-function elementName(key: string, scope: Scope): string {
+function elementName(key: string, scope: ReadonlyMap<string, string>): string {
 	return declaredQualifiedName(key, scope) === undefined ? xmlName(key) : key;
 }
 
@@ -101,14 +104,18 @@ interface Attribute {
 	value: string;
 }
 
+/** A namespace and local name, as a parser compares attributes. */
+const expandedName = (namespace: string | undefined, name: string) => `{${namespace ?? ''}}${name.slice(name.indexOf(':') + 1)}`;
+
 /**
- * The attributes of an element and the scope its name and content are written in: namespace
- * declarations first, then the other attributes, each under a name unique both as written and as
- * namespace and local name (a parser refuses either kind of duplicate).
+ * The attributes of an element: namespace declarations first, then the other attributes, each under
+ * a name unique both as written and as namespace and local name (a parser refuses either kind of
+ * duplicate). The element's declarations are entered into `scope`; the returned list of what they
+ * replaced puts it back (restoreScope).
  */
-function attributesOf(entries: Array<[string, string]>, outer: Scope): { attributes: Attribute[]; scope: Scope } {
-	const scope = new Map(outer);
+function attributesOf(entries: Array<[string, string]>, scope: Scope): { attributes: Attribute[]; replaced: Array<[string, string | undefined]> } {
 	const attributes: Attribute[] = [];
+	const replaced: Array<[string, string | undefined]> = [];
 	const written = new Set<string>();
 	const expanded = new Set<string>();
 	const rest: Array<[string, string]> = [];
@@ -119,11 +126,17 @@ function attributesOf(entries: Array<[string, string]>, outer: Scope): { attribu
 			rest.push([key, value]);
 			continue;
 		}
-		if (prefix !== undefined) scope.set(prefix, value.trim());
+		if (prefix !== undefined) {
+			replaced.push([prefix, scope.get(prefix)]);
+			scope.set(prefix, value.trim());
+		}
 		attributes.push({ name: key, value });
 		written.add(key);
 		expanded.add(`{${XMLNS_NAMESPACE}}${prefix ?? ''}`);
 	}
+	// The next "_N" to try for each name, so that many names cleaned up to one are not each tried
+	// against all the earlier ones.
+	const nextSuffix = new Map<string, number>();
 	for (const [key, value] of rest) {
 		const qualified = declaredQualifiedName(key, scope);
 		let local = qualified?.local ?? xmlName(key);
@@ -132,15 +145,29 @@ function attributesOf(entries: Array<[string, string]>, outer: Scope): { attribu
 		if (qualified?.prefix === 'xmlns') local = xmlName(key);
 		const prefix = qualified?.prefix === 'xmlns' ? undefined : qualified?.prefix;
 		const namespace = prefix === undefined ? '' : scope.get(prefix);
-		let name = prefix === undefined ? local : `${prefix}:${local}`;
-		for (let suffix = 2; written.has(name) || expanded.has(`{${namespace}}${name.slice(name.indexOf(':') + 1)}`); suffix++) {
-			name = prefix === undefined ? `${local}_${suffix}` : `${prefix}:${local}_${suffix}`;
+		const base = prefix === undefined ? local : `${prefix}:${local}`;
+		let name = base;
+		const taken = () => written.has(name) || expanded.has(expandedName(namespace, name));
+		if (taken()) {
+			const counter = expandedName(namespace, base);
+			let suffix = nextSuffix.get(counter) ?? 2;
+			for (name = `${base}_${suffix}`; taken(); name = `${base}_${suffix}`) suffix++;
+			nextSuffix.set(counter, suffix + 1);
 		}
 		written.add(name);
-		expanded.add(`{${namespace}}${name.slice(name.indexOf(':') + 1)}`);
+		expanded.add(expandedName(namespace, name));
 		attributes.push({ name, value });
 	}
-	return { attributes, scope };
+	return { attributes, replaced };
+}
+
+/** Puts back the declarations an element's attributes replaced, in reverse order. */
+function restoreScope(scope: Scope, replaced: Array<[string, string | undefined]>): void {
+	for (let index = replaced.length - 1; index >= 0; index--) {
+		const [prefix, outer] = replaced[index];
+		if (outer === undefined) scope.delete(prefix);
+		else scope.set(prefix, outer);
+	}
 }
 
 function writeElement(key: string, value: unknown, scope: Scope, out: string[]): void {
@@ -162,16 +189,24 @@ function writeElement(key: string, value: unknown, scope: Scope, out: string[]):
 			content.push([field, child]);
 		}
 	}
-	const { attributes, scope: inner } = attributesOf(attributeEntries, scope);
-	const tag = elementName(key, inner);
-	const body: string[] = [];
-	for (const [field, child] of content) {
-		if (field === XML_TEXT_KEY && isScalar(child)) body.push(escapeXmlText(scalarText(child)));
-		else writeElement(field, child, inner, body);
-	}
+	const { attributes, replaced } = attributesOf(attributeEntries, scope);
+	const tag = elementName(key, scope);
 	const start = tag + attributes.map(({ name, value: text }) => ` ${name}="${escapeXmlAttribute(text)}"`).join('');
-	const inside = body.join('');
-	out.push(inside === '' ? `<${start}/>` : `<${start}>${inside}</${tag}>`);
+	// Children are written into the same list, after the start tag: an element with nothing inside
+	// then becomes an empty-element tag in place.
+	const startIndex = out.length;
+	out.push(`<${start}>`);
+	for (const [field, child] of content) {
+		if (field === XML_TEXT_KEY && isScalar(child)) {
+			const text = escapeXmlText(scalarText(child));
+			if (text !== '') out.push(text);
+		} else {
+			writeElement(field, child, scope, out);
+		}
+	}
+	if (out.length === startIndex + 1) out[startIndex] = `<${start}/>`;
+	else out.push(`</${tag}>`);
+	restoreScope(scope, replaced);
 }
 
 /**
@@ -180,6 +215,6 @@ function writeElement(key: string, value: unknown, scope: Scope, out: string[]):
  */
 export function toXml(rootName: string, value: unknown): string {
 	const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
-	writeElement(rootName, Array.isArray(value) ? { item: value } : value, ROOT_SCOPE, out);
+	writeElement(rootName, Array.isArray(value) ? { item: value } : value, rootScope(), out);
 	return out.join('');
 }

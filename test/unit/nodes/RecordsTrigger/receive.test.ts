@@ -11,7 +11,7 @@ import { decodeBody } from '../../../../nodes/RecordsTrigger/helpers/bodyText';
 import { parseContentType } from '../../../../nodes/RecordsTrigger/helpers/contentType';
 import { chooseBodyFormat, parseBodyText } from '../../../../nodes/RecordsTrigger/helpers/requestBody';
 import { responseSetupProblem } from '../../../../nodes/RecordsTrigger/helpers/responseSetup';
-import { eventAccepted, eventNameOf } from '../../../../nodes/RecordsTrigger/receive';
+import { eventAccepted, eventNameOf, eventUnreadable } from '../../../../nodes/RecordsTrigger/receive';
 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
@@ -145,6 +145,25 @@ describe('events', () => {
 		expect(eventNameOf({ webhook: { event: 'invoice.paid' } }, 'xml')).toBe('invoice.paid');
 		expect(eventNameOf({ data: [] }, 'json')).toBeUndefined();
 		expect(eventNameOf([{ event: 'x' }], 'json')).toBeUndefined();
+	});
+
+	it('named case: an XML event under a namespace prefix is read as the default-namespace form is', () => {
+		const prefixed = parseBodyText('<r:webhook xmlns:r="urn:records"><r:event>invoice.paid</r:event></r:webhook>', 'xml', undefined);
+		const unprefixed = parseBodyText('<webhook xmlns="urn:records"><event>invoice.paid</event></webhook>', 'xml', undefined);
+		for (const body of [prefixed, unprefixed]) {
+			expect('value' in body && eventNameOf(body.value, 'xml')).toBe('invoice.paid');
+			expect('value' in body && eventUnreadable(body.value, 'xml')).toBe(false);
+		}
+	});
+
+	it('named case: an event that is there but cannot be read as a name is told apart from no event', () => {
+		expect(eventUnreadable({ event: { name: 'invoice.paid' } }, 'json')).toBe(true);
+		expect(eventUnreadable({ event: 42 }, 'json')).toBe(true);
+		expect(eventUnreadable({ webhook: { event: { '@id': '1', '#text': 'invoice.paid' } } }, 'xml')).toBe(true);
+		expect(eventUnreadable({ webhook: { event: 'invoice.paid', 'r:event': 'task.done' } }, 'xml')).toBe(true);
+		expect(eventUnreadable({ webhook: { invoice: '1' } }, 'xml')).toBe(false);
+		expect(eventUnreadable({ event: null }, 'json')).toBe(false);
+		expect(eventUnreadable({ data: 1 }, 'json')).toBe(false);
 	});
 
 	it('filters: any, chosen, other names typed in, and calls without an event', () => {

@@ -131,4 +131,22 @@ describe('hostile and unusual bodies', () => {
 		expect(message).not.toMatch(/windows-1250|Body Encoding/);
 		expect(message).toMatch(/multipart\/form-data/);
 	});
+
+	it('named case: a U+FEFF inside a form value is kept; only a byte order mark before the whole body is dropped', () => {
+		const formType = parseContentType('application/x-www-form-urlencoded');
+		expect(parseBodyText('a=%EF%BB%BFx&%EF%BB%BFb=1', 'form', formType)).toEqual({ value: { a: '\uFEFFx', '\uFEFFb': '1' } });
+		const decoded = decodeBody(Buffer.from('\uFEFFa=%EF%BB%BFx'), formType);
+		expect('value' in decoded && parseBodyText(decoded.value, 'form', formType)).toEqual({ value: { a: '\uFEFFx' } });
+	});
+
+	it.each(['utf-8', 'unicode-1-1-utf-8', 'UTF8', 'unicode20utf8'])('named case: a body with NUL bytes is refused as not text with charset=%s, a label of UTF-8', (charset) => {
+		const bytes = Buffer.from('{"a":"\u0000"}');
+		expect(decodeBody(bytes, parseContentType(`text/json; charset=${charset}`))).toMatchObject({ rejection: { status: 415, code: 'not_text' } });
+	});
+
+	it('a UTF-16 label (unicode, csunicode) still reads UTF-16 text, zero bytes and all', () => {
+		for (const charset of ['unicode', 'csunicode', 'utf-16le']) {
+			expect(decodeBody(Buffer.from('{"a":1}', 'utf16le'), parseContentType(`text/json; charset=${charset}`))).toEqual({ value: '{"a":1}' });
+		}
+	});
 });

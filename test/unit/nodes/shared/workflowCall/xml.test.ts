@@ -74,4 +74,13 @@ describe('Records Trigger XML reader', () => {
 		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 		expect((document.r as { polluted?: unknown }).polluted).toBeUndefined();
 	});
+
+	it('named case: reads every line end as one line feed (XML 1.0 §2.11), but keeps a carriage return written as a reference', () => {
+		expect(parseXml('<r>\r\n<a>1\r\n2\r3</a><b>x&#13;&#10;y</b></r>')).toEqual({ r: { a: '1\n2\n3', b: 'x\r\ny' } });
+		expect(parseXml('<r><![CDATA[a\r\nb]]></r>')).toEqual({ r: 'a\nb' });
+	});
+
+	it('named case: reads literal tabs and line ends in an attribute value as spaces (§3.3.3), references as written', () => {
+		expect(parseXml('<r a="x\ty\r\nz\nw" b="&#9;&#10;&#13;"/>')).toEqual({ r: { '@a': 'x y z w', '@b': '\t\n\r' } });
+	});
 });

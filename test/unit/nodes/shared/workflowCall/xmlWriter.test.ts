@@ -9,6 +9,7 @@ import { SaxesParser, type SaxesTagNS } from 'saxes';
 
 import { parseXml } from '../../../../../nodes/shared/workflowCall/xml';
 import { toXml } from '../../../../../nodes/shared/workflowCall/xmlWriter';
+import { cpuGrowth, MAX_GROWTH_AT_4N } from '../../RecordsTrigger/linearTime';
 
 interface Built {
 	name: string;
@@ -224,5 +225,49 @@ describe('Records Trigger XML writer', () => {
 		expect(toXml('r', { 'Kolik to stálo': '1', '2nd': 'x', bad: 'a\u0000b' })).toBe(
 			'<?xml version="1.0" encoding="UTF-8"?><r><Kolik_to_stálo>1</Kolik_to_stálo><_2nd>x</_2nd><bad>a\uFFFDb</bad></r>',
 		);
+	});
+});
+
+describe('XML answers written in time linear in the item (issue: a real n8n frozen for 68–74 s)', () => {
+	/** The `index`th name of `length` characters of `alphabet` after "a": all different, one name once cleaned up. */
+	const nth = (alphabet: string, index: number, length: number) =>
+		'a' + Array.from({ length }, (_, position) => alphabet[Math.floor(index / alphabet.length ** position) % alphabet.length]).join('');
+
+	it('named case: many namespace declarations on the root are not copied into every element below', async () => {
+		const itemOf = (scale: number) => {
+			const declarations = Object.fromEntries(Array.from({ length: 1500 * scale }, (_, index) => [`@xmlns:p${index}`, `urn:records:${index}`]));
+			return { ...declarations, 'p0:line': Array.from({ length: 1500 * scale }, (_, index) => ({ '@p1:no': String(index), '#text': 'x' })) };
+		};
+		const items = { 1: itemOf(1), 4: itemOf(4) };
+		const { ratio } = await cpuGrowth((scale) => toXml('response', items[scale]));
+		expect(ratio).toBeLessThanOrEqual(MAX_GROWTH_AT_4N);
+		const small = { '@xmlns:p': 'urn:p', '@xmlns:q': 'urn:q', 'p:a': { 'q:b': { '@xmlns:q': 'urn:inner', 'q:c': '1' } }, 'q:d': '2' };
+		expect(readWithStandardParser(toXml('response', small))).toEqual({ response: small });
+	});
+
+	it('named case: attribute names that clean up to one name ("a:_…", "a_:…") are numbered without trying each number again', async () => {
+		const itemOf = (scale: number) => Object.fromEntries(Array.from({ length: 2000 * scale }, (_, index) => [`@${nth(':_', index, 14)}`, String(index)]));
+		const items = { 1: itemOf(1), 4: itemOf(4) };
+		const { ratio } = await cpuGrowth((scale) => toXml('response', items[scale]));
+		expect(ratio).toBeLessThanOrEqual(MAX_GROWTH_AT_4N);
+		const read = readWithStandardParser(toXml('response', items[1])) as { response: Record<string, string> };
+		expect(Object.keys(read.response)).toHaveLength(2000);
+		expect(sorted(Object.values(read.response))).toEqual(sorted(Object.values(items[1])));
+	});
+
+	it('named case: prefixes of one namespace give one expanded attribute name, numbered in linear time', async () => {
+		const itemOf = (scale: number) => ({
+			...Object.fromEntries(Array.from({ length: 1000 * scale }, (_, index) => [`@xmlns:p${index}`, 'urn:records:one'])),
+			...Object.fromEntries(Array.from({ length: 1000 * scale }, (_, index) => [`@p${index}:x`, String(index)])),
+		});
+		const items = { 1: itemOf(1), 4: itemOf(4) };
+		const { ratio } = await cpuGrowth((scale) => toXml('response', items[scale]));
+		expect(ratio).toBeLessThanOrEqual(MAX_GROWTH_AT_4N);
+		expect(() => readWithStandardParser(toXml('response', items[1]))).not.toThrow();
+	});
+
+	it('numbers a collision past names the item already holds ("a__2" taken: the next is "a__3")', () => {
+		const xml = toXml('response', { '@a__2': 'taken', '@a_': '1', '@a:': '2', '@a ': '3' });
+		expect(xml).toContain('<response a__2="taken" a_="1" a__3="2" a__4="3"/>');
 	});
 });
