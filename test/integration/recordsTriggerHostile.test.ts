@@ -143,7 +143,9 @@ describe('every answer the caller gets is what happened', () => {
 		] as const)('with the credential %s: a 500 that names and describes no credential; the reason goes to n8n\'s log', async (_case, data) => {
 			const host = await start({ authentication: 'basicAuth' });
 			host.setCredential('recordsTriggerBasicAuthApi', data as ICredentialDataDecryptedObject | undefined);
-			const answer = await postJson(host.webhookUrl, JSON.stringify({ invoice: 'FP-1' }));
+			// Credentials that a usable credential could match: others are refused with 401 unread.
+			const authorization = `Basic ${Buffer.from(`${BASIC.user}:${BASIC.password}`).toString('base64')}`;
+			const answer = await send(host.webhookUrl, { headers: { 'content-type': 'application/json', authorization }, body: JSON.stringify({ invoice: 'FP-1' }) });
 			expect(answer.status).toBe(500);
 			expect(answer.text).not.toMatch(/recordsTrigger|credential-id|Basic Auth|password|user name|does not exist/i);
 			expect(String(answer.json?.message)).not.toMatch(/":"/);
@@ -151,6 +153,27 @@ describe('every answer the caller gets is what happened', () => {
 			expect(logged.join('\n')).toMatch(/Records Trigger/);
 			expect(hosting.host?.executions).toHaveLength(0);
 		});
+	});
+});
+
+describe('an Authentication value the trigger does not know fails closed', () => {
+	it.each(['bearer', 'headerAuth', 'BearerToken', 'None', ''])('Authentication %p: activation is refused naming the values allowed', async (authentication) => {
+		await expect(start({ authentication })).rejects.toThrow(/"basicAuth" \(Basic Auth\), "bearerToken" \(Bearer Token\), "none" \(None\)/);
+	});
+});
+
+describe('a call that cannot authenticate costs no credential', () => {
+	it.each([
+		['no Authorization', undefined],
+		['another scheme', 'Basic cmVjb3JkczpzZWNyZXQ='],
+		['a token no credential can hold', 'Bearer not a token'],
+	])('%s: 401 without reading the credential (the same with the credential deleted)', async (_case, authorization) => {
+		const host = await start({ authentication: 'bearerToken' });
+		host.setCredential('recordsTriggerBearerAuthApi', undefined);
+		const answer = await send(host.webhookUrl, { headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) }, body: '{}' });
+		expect([answer.status, answer.json?.code]).toEqual([401, 'unauthorized']);
+		expect(answer.headers['www-authenticate']).toMatch(/^Bearer realm=/);
+		expect(hosting.host?.executions).toHaveLength(0);
 	});
 });
 
