@@ -1,5 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- a test: runs in Node.js, not inside
-	n8n (Node.js's modules) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets --
+	a test: runs in Node.js, not inside n8n (Node.js's modules); its credentials are fixed test values */
 /**
  * The Records Trigger's URL on the open internet, in a real, running n8n: hostile requests (a form
  * repeating one name, long Authorization headers, JSON nested 100,000 deep, a multipart upload past
@@ -7,9 +7,13 @@
  * the trigger's own answer and starting nothing, while n8n's /healthz keeps answering promptly
  * throughout. Then what callers get back: 204 without a length, an unanswered Respond-node call as
  * 500, compressed text/json read, multipart fields and files, the Response Body's suggested
- * expressions, and a deleted credential told to nobody. One n8n per release serves every test.
+ * expressions, and a deleted credential told to nobody. The second round: multipart names counted
+ * toward Max Body Size alike sized or chunked, 20,000 empty files refused by the part limit leaving
+ * no files behind, 16 callers without Authorization refused cheaply, and an Authentication value
+ * the trigger does not know refusing activation. One n8n per release serves every test.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
 
@@ -21,12 +25,46 @@ import { readSetup, runtimesUnderTest, workflow, type NodeSpec } from './harness
 const { packed } = readSetup();
 
 const BASIC = { user: 'records-service', password: 'S3cret heslo čšž' };
-const PATHS = { plain: 'hostile/plain', basic: 'hostile/basic', respond: 'hostile/respond', small: 'hostile/small', status204: 'hostile/no-content' };
+const TOKEN = 'records-e2e-token.4f9c2a7e1b';
+const PATHS = {
+	plain: 'hostile/plain',
+	basic: 'hostile/basic',
+	bearer: 'hostile/bearer',
+	respond: 'hostile/respond',
+	small: 'hostile/small',
+	status204: 'hostile/no-content',
+};
 const EXPRESSIONS_WEBHOOK_ID = '7e2b9c41-5a3d-4c8e-9f10-2a6b3c4d0035';
 const EXPRESSIONS_PATH = 'hostile/expr/:recordId';
 
 /** /healthz must answer every probe, none slower than this, while the hostile requests run. */
 const HEALTHZ_MAX_MS = 2000;
+
+/** Files under a folder and its subfolders, n8n's database files aside. */
+function filesUnder(folder: string): number {
+	return readdirSync(folder, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile() && !entry.name.includes('.sqlite')).length;
+}
+
+/** Probes n8n's /healthz every 50 ms until `stop` is called; `stop` gives every probe's status and time. */
+function probeHealth(baseUrl: string): () => Promise<Array<{ status: number; ms: number }>> {
+	const probes: Array<{ status: number; ms: number }> = [];
+	let done = false;
+	const probing = (async () => {
+		while (!done) {
+			const start = performance.now();
+			const status = await fetch(`${baseUrl}/healthz`)
+				.then((response) => response.status)
+				.catch(() => 0);
+			probes.push({ status, ms: performance.now() - start });
+			await sleep(50);
+		}
+	})();
+	return async () => {
+		done = true;
+		await probing;
+		return probes;
+	};
+}
 
 /** Starts a body, sends part of it and goes away. */
 async function abortMidBody(url: string, contentType: string): Promise<void> {
@@ -62,6 +100,7 @@ const trigger = (id: string, parameters: Record<string, unknown>, extra: Partial
 describe.each(runtimesUnderTest())('the Records Trigger facing hostile callers in %s', (_title, runtime) => {
 	let n8n: N8nInstance;
 	let basicCredentialId: string;
+	let bearerCredential: NodeSpec['credentials'];
 	const ids: Record<string, string> = {};
 	const url = (path: string) => `${n8n.baseUrl}/webhook/${path}`;
 
@@ -70,11 +109,15 @@ describe.each(runtimesUnderTest())('the Records Trigger facing hostile callers i
 		await n8n.start();
 		basicCredentialId = await n8n.createCredential({ name: 'Records service (Basic)', type: 'recordsTriggerBasicAuthApi', data: BASIC });
 		const basicCredential = { recordsTriggerBasicAuthApi: { id: basicCredentialId, name: 'Records service (Basic)' } };
+		bearerCredential = { recordsTriggerBearerAuthApi: { id: await n8n.createCredential({ name: 'Records service (Bearer)', type: 'recordsTriggerBearerAuthApi', data: { token: TOKEN } }), name: 'Records service (Bearer)' } };
 		const workflows: Record<string, WorkflowJson> = {
 			plain: workflow('hostilePlain', 'Hostile: plain', [trigger('1', { path: PATHS.plain })]),
 			small: workflow('hostileSmall', 'Hostile: 1 MB', [trigger('2', { path: PATHS.small, options: { maxBodySizeMb: 1 } })]),
 			basic: workflow('hostileBasic', 'Hostile: Basic auth', [
 				trigger('3', { path: PATHS.basic, authentication: 'basicAuth' }, { credentials: basicCredential }),
+			]),
+			bearer: workflow('hostileBearer', 'Hostile: bearer token', [
+				trigger('7', { path: PATHS.bearer, authentication: 'bearerToken' }, { credentials: bearerCredential }),
 			]),
 			status204: workflow('hostile204', 'Hostile: 204', [trigger('4', { path: PATHS.status204, responseCode: 204 })]),
 			// The Filter lets no item through, so Respond to Call never runs and the call is never answered.
@@ -196,10 +239,83 @@ describe.each(runtimesUnderTest())('the Records Trigger facing hostile callers i
 		}
 	});
 
+	test('multipart bodies are held to Max Body Size (names counted, sized or chunked) with /healthz answering promptly, and to the part limit leaving no files behind', async () => {
+		// Earlier tests start executions of these workflows: none may be added here.
+		const executionsBefore = { plain: (await n8n.executions(ids.plain)).length, small: (await n8n.executions(ids.small)).length };
+		const stop = probeHealth(n8n.baseUrl);
+		const longName = multipart([{ name: 'n'.repeat(3 * 1024 * 1024), value: '' }]);
+		const sameBody = multipart([{ name: 'n'.repeat(600 * 1024), value: 'v'.repeat(600 * 1024) }]);
+		const answers: Record<string, { status: number; code: unknown }> = {};
+		for (const chunked of [false, true]) {
+			for (const [label, body] of [['long name', longName], ['same body', sameBody]] as const) {
+				const answer = await send(url(PATHS.small), { headers: { 'content-type': MULTIPART }, body, chunked });
+				answers[`${label}${chunked ? ', chunked' : ''}`] = { status: answer.status, code: answer.json?.code };
+			}
+		}
+		const probes = await stop();
+		const tooLarge = { status: 413, code: 'payload_too_large' };
+		expect(answers).toEqual({ 'long name': tooLarge, 'same body': tooLarge, 'long name, chunked': tooLarge, 'same body, chunked': tooLarge });
+		expect(probes.filter((probe) => probe.status !== 200)).toEqual([]);
+		expect(Math.max(...probes.map((probe) => probe.ms))).toBeLessThanOrEqual(HEALTHZ_MAX_MS);
+
+		// n8n itself writes every file of a multipart body to a temporary file before the trigger runs
+		// (and deletes them after): that part of the cost is n8n's, so /healthz is not held here.
+		const filesBefore = filesUnder(join(n8n.userFolder, '.n8n'));
+		const emptyFiles = multipart(Array.from({ length: 20_000 }, (_, index) => ({ name: 'f[]', value: '', fileName: `${index}.txt`, type: 'text/plain' })));
+		const manyFiles = await send(url(PATHS.plain), { headers: { 'content-type': MULTIPART }, body: emptyFiles, chunked: true });
+		expect([manyFiles.status, manyFiles.json?.code]).toEqual([413, 'too_many_fields']);
+		await sleep(2000);
+		expect(filesUnder(join(n8n.userFolder, '.n8n')) - filesBefore).toBeLessThanOrEqual(5);
+		for (const key of ['plain', 'small'] as const) expect(await n8n.executions(ids[key])).toHaveLength(executionsBefore[key]);
+	});
+
+	test('16 callers in parallel without Authorization are refused with 401, and /healthz answers promptly throughout', async () => {
+		const stop = probeHealth(n8n.baseUrl);
+		const statuses = new Map<number, number>();
+		const until = performance.now() + 5000;
+		await Promise.all(
+			Array.from({ length: 16 }, async () => {
+				while (performance.now() < until) {
+					const answer = await send(url(PATHS.bearer), { headers: { 'content-type': 'application/json' }, body: '{"event":"invoice.paid"}' });
+					statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+				}
+			}),
+		);
+		const probes = await stop();
+		expect([...statuses.keys()]).toEqual([401]);
+		expect(probes.filter((probe) => probe.status !== 200)).toEqual([]);
+		expect(Math.max(...probes.map((probe) => probe.ms))).toBeLessThanOrEqual(HEALTHZ_MAX_MS);
+		expect(statuses.get(401)).toBeGreaterThan(16);
+		expect(await n8n.executions(ids.bearer)).toHaveLength(0);
+	});
+
+	test.each(['bearer', 'headerAuth', 'BearerToken'])('Authentication %p, which the trigger does not know: activation is refused naming the values allowed', async (authentication) => {
+		const path = `hostile/unknown-auth-${authentication}`;
+		const id = await n8n.createWorkflow(
+			workflow(`hostileAuth${authentication}`, `Hostile: authentication ${authentication}`, [
+				trigger(String(10 + authentication.length), { path, authentication }, { credentials: bearerCredential }),
+			]),
+		);
+		const logBefore = readFileSync(n8n.serverLog, 'utf8').length;
+		// n8n 1.x answers the activation with its error; n8n 2.x may publish in the background and log it.
+		const answered = await n8n.api('POST', `/workflows/${id}/activate`).then(
+			() => '',
+			(error: Error) => error.message,
+		);
+		const refusal = new RegExp(`Authentication is "${authentication}", which it does not know.*"basicAuth" \\(Basic Auth\\), "bearerToken" \\(Bearer Token\\), "none" \\(None\\)`);
+		for (let waited = 0; !refusal.test(answered + readFileSync(n8n.serverLog, 'utf8').slice(logBefore)) && waited < 30_000; waited += 500) await sleep(500);
+		expect(answered + readFileSync(n8n.serverLog, 'utf8').slice(logBefore)).toMatch(refusal);
+		const answer = await send(url(path), { headers: { 'content-type': 'application/json' }, body: '{}' });
+		expect(answer.status).toBe(404);
+		expect(await n8n.executions(id)).toHaveLength(0);
+	});
+
 	test('with its credential deleted, a caller gets a 500 that names no credential; n8n\'s log has the reason', async () => {
 		const logBefore = readFileSync(n8n.serverLog, 'utf8').length;
 		await n8n.api('DELETE', `/credentials/${basicCredentialId}`);
-		const answer = await send(url(PATHS.basic), { headers: { 'content-type': 'application/json' }, body: '{}' });
+		// Credentials a usable credential could match: others are refused with 401 before it is read.
+		const authorization = `Basic ${Buffer.from(`${BASIC.user}:${BASIC.password}`).toString('base64')}`;
+		const answer = await send(url(PATHS.basic), { headers: { 'content-type': 'application/json', authorization }, body: '{}' });
 		expect(answer.status).toBe(500);
 		expect(answer.json?.code).toBe('trigger_not_ready');
 		expect(answer.text).not.toMatch(new RegExp(`${basicCredentialId}|recordsTriggerBasicAuthApi|does not exist`));

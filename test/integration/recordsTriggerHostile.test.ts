@@ -143,7 +143,9 @@ describe('every answer the caller gets is what happened', () => {
 		] as const)('with the credential %s: a 500 that names and describes no credential; the reason goes to n8n\'s log', async (_case, data) => {
 			const host = await start({ authentication: 'basicAuth' });
 			host.setCredential('recordsTriggerBasicAuthApi', data as ICredentialDataDecryptedObject | undefined);
-			const answer = await postJson(host.webhookUrl, JSON.stringify({ invoice: 'FP-1' }));
+			// Credentials that a usable credential could match: others are refused with 401 unread.
+			const authorization = `Basic ${Buffer.from(`${BASIC.user}:${BASIC.password}`).toString('base64')}`;
+			const answer = await send(host.webhookUrl, { headers: { 'content-type': 'application/json', authorization }, body: JSON.stringify({ invoice: 'FP-1' }) });
 			expect(answer.status).toBe(500);
 			expect(answer.text).not.toMatch(/recordsTrigger|credential-id|Basic Auth|password|user name|does not exist/i);
 			expect(String(answer.json?.message)).not.toMatch(/":"/);
@@ -151,6 +153,27 @@ describe('every answer the caller gets is what happened', () => {
 			expect(logged.join('\n')).toMatch(/Records Trigger/);
 			expect(hosting.host?.executions).toHaveLength(0);
 		});
+	});
+});
+
+describe('an Authentication value the trigger does not know fails closed', () => {
+	it.each(['bearer', 'headerAuth', 'BearerToken', 'None', ''])('Authentication %p: activation is refused naming the values allowed', async (authentication) => {
+		await expect(start({ authentication })).rejects.toThrow(/"basicAuth" \(Basic Auth\), "bearerToken" \(Bearer Token\), "none" \(None\)/);
+	});
+});
+
+describe('a call that cannot authenticate costs no credential', () => {
+	it.each([
+		['no Authorization', undefined],
+		['another scheme', 'Basic cmVjb3JkczpzZWNyZXQ='],
+		['a token no credential can hold', 'Bearer not a token'],
+	])('%s: 401 without reading the credential (the same with the credential deleted)', async (_case, authorization) => {
+		const host = await start({ authentication: 'bearerToken' });
+		host.setCredential('recordsTriggerBearerAuthApi', undefined);
+		const answer = await send(host.webhookUrl, { headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) }, body: '{}' });
+		expect([answer.status, answer.json?.code]).toEqual([401, 'unauthorized']);
+		expect(answer.headers['www-authenticate']).toMatch(/^Bearer realm=/);
+		expect(hosting.host?.executions).toHaveLength(0);
 	});
 });
 
@@ -258,6 +281,47 @@ describe('bodies as callers send them', () => {
 		expect(answer.status).toBe(413);
 		expect(answer.json).toMatchObject({ code: 'payload_too_large' });
 		expect(hosting.host?.executions).toHaveLength(0);
+	});
+
+	it('a multipart field whose name is 3 MB is refused with 413 at a 1 MB limit, sent with a length or in chunks', async () => {
+		const { webhookUrl } = await start({ options: { maxBodySizeMb: 1 } });
+		const body = multipart([{ name: 'n'.repeat(3 * 1024 * 1024), value: '' }]);
+		for (const chunked of [false, true]) {
+			const answer = await send(webhookUrl, { headers: { 'content-type': MULTIPART }, body, chunked });
+			expect({ chunked, status: answer.status, code: answer.json?.code }).toEqual({ chunked, status: 413, code: 'payload_too_large' });
+		}
+		expect(hosting.host?.executions).toHaveLength(0);
+	});
+
+	it.each([
+		['names and values over the limit together', 600 * 1024, 413],
+		['names and values within the limit', 300 * 1024, 200],
+	] as const)('the same multipart body gets the same answer with a length and in chunks: %s', async (_case, half, status) => {
+		const { webhookUrl } = await start({ options: { maxBodySizeMb: 1 } });
+		const body = multipart([{ name: 'n'.repeat(half), value: 'v'.repeat(half) }]);
+		for (const chunked of [false, true]) {
+			const answer = await send(webhookUrl, { headers: { 'content-type': MULTIPART }, body, chunked });
+			expect({ chunked, status: answer.status }).toEqual({ chunked, status });
+		}
+	});
+
+	it('1,001 empty named files in a chunked body are refused with 413 too_many_fields and start nothing', async () => {
+		const { webhookUrl } = await start({});
+		const body = multipart(Array.from({ length: 1001 }, (_, index) => ({ name: 'f[]', value: '', fileName: `${index}.txt`, type: 'text/plain' })));
+		const answer = await send(webhookUrl, { headers: { 'content-type': MULTIPART }, body, chunked: true });
+		expect(answer.status).toBe(413);
+		expect(answer.json).toMatchObject({ code: 'too_many_fields', message: expect.stringMatching(/1,001 fields and files/) });
+		expect(hosting.host?.executions).toHaveLength(0);
+	});
+
+	it('an empty named file is binary data of 0 bytes under its name', async () => {
+		const { webhookUrl } = await start({});
+		const body = multipart([{ name: 'empty', value: '', fileName: 'empty.csv', type: 'text/csv' }]);
+		const answer = await send(webhookUrl, { headers: { 'content-type': MULTIPART }, body, chunked: true });
+		expect(answer.status).toBe(200);
+		const item = await emitted();
+		expect(item.binary?.empty).toMatchObject({ fileName: 'empty.csv', mimeType: 'text/csv', bytes: 0 });
+		expect(Buffer.from(item.binary?.empty.data ?? 'x', 'base64')).toHaveLength(0);
 	});
 
 	it('a multipart body n8n does not parse (multipart/mixed) is refused with 415 saying what to send', async () => {

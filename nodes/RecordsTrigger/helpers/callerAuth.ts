@@ -7,6 +7,28 @@ import { createHash, timingSafeEqual } from 'crypto';
  */
 export type CallerAuthentication = 'none' | 'basicAuth' | 'bearerToken';
 
+/** The node's Authentication options, each with the name the panel shows. */
+export const CALLER_AUTHENTICATIONS: ReadonlyArray<{ value: CallerAuthentication; name: string }> = [
+	{ value: 'basicAuth', name: 'Basic Auth' },
+	{ value: 'bearerToken', name: 'Bearer Token' },
+	{ value: 'none', name: 'None' },
+];
+
+/**
+ * The Authentication parameter as one of its options, or what is wrong with it. An imported or
+ * hand-edited workflow can hold any value ("bearer", "headerAuth"): only the exact value "none"
+ * lets callers in unchecked, anything unknown is refused.
+ */
+export function callerAuthenticationOf(value: unknown): { value: CallerAuthentication } | { problem: string } {
+	const known = CALLER_AUTHENTICATIONS.find((option) => option.value === value);
+	if (known !== undefined) return { value: known.value };
+	const shown = JSON.stringify(value) ?? String(value);
+	const allowed = CALLER_AUTHENTICATIONS.map((option) => `"${option.value}" (${option.name})`).join(', ');
+	return {
+		problem: `The Records Trigger's Authentication is ${shown.length > 60 ? `${shown.slice(0, 60)}…` : shown}, which it does not know, so it refuses every call. Choose one of ${allowed} in the node.`,
+	};
+}
+
 export const BASIC_CREDENTIAL_TYPE = 'recordsTriggerBasicAuthApi';
 export const BEARER_CREDENTIAL_TYPE = 'recordsTriggerBearerAuthApi';
 
@@ -24,10 +46,9 @@ export type ExpectedCaller =
 	| { type: 'basicAuth'; credential: BasicCredentialData }
 	| { type: 'bearerToken'; credential: BearerCredentialData };
 
-export function credentialTypeFor(authentication: CallerAuthentication): string | undefined {
-	if (authentication === 'basicAuth') return BASIC_CREDENTIAL_TYPE;
-	if (authentication === 'bearerToken') return BEARER_CREDENTIAL_TYPE;
-	return undefined;
+/** The credential type a checked authentication reads. */
+export function credentialTypeFor(authentication: 'basicAuth' | 'bearerToken'): string {
+	return authentication === 'basicAuth' ? BASIC_CREDENTIAL_TYPE : BEARER_CREDENTIAL_TYPE;
 }
 
 // RFC 6750 b64token: what a bearer token may consist of to travel in an Authorization header.
@@ -95,29 +116,59 @@ function authorizationParts(header: string | undefined): { scheme: string; value
 
 export type CallerCheck = { ok: true } | { ok: false; reason: 'missing' | 'invalid' };
 
+/** What an Authorization header offers, read without any credential. */
+export type OfferedCredentials =
+	| { type: 'basicAuth'; user: string; password: string }
+	| { type: 'bearerToken'; token: string };
+
+/** Basic credentials: "user:password" in base64, as Node.js decodes it. */
+function basicCredentials(value: string): { user: string; password: string } | undefined {
+	const decoded = Buffer.from(value, 'base64').toString('utf8');
+	const colon = decoded.indexOf(':');
+	if (colon < 0) return undefined;
+	return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/**
+ * The credentials an Authorization header offers for `type`, or why no usable credential can
+ * match them: no header, another scheme, a token a bearer credential cannot hold (see
+ * credentialProblem), Basic credentials without user name or password. Needs no credential, so
+ * refusing such a call costs no loading and decrypting of one.
+ */
+export function offeredCredentials(
+	authorization: string | undefined,
+	type: 'basicAuth' | 'bearerToken',
+): { offered: OfferedCredentials } | { refused: 'missing' | 'invalid' } {
+	const parts = authorizationParts(authorization);
+	if (parts === undefined || parts.scheme !== (type === 'basicAuth' ? 'basic' : 'bearer')) {
+		return { refused: authorization === undefined || authorization.trim() === '' ? 'missing' : 'invalid' };
+	}
+	if (type === 'bearerToken') return BEARER_TOKEN.test(parts.value) ? { offered: { type, token: parts.value } } : { refused: 'invalid' };
+	const basic = basicCredentials(parts.value);
+	if (basic === undefined || basic.user === '' || basic.password === '') return { refused: 'invalid' };
+	return { offered: { type, ...basic } };
+}
+
+/** Whether offered credentials are the expected ones. */
+export function credentialsMatch(offered: OfferedCredentials, expected: ExpectedCaller): boolean {
+	if (offered.type === 'bearerToken') return expected.type === 'bearerToken' && secretEquals(offered.token, expected.credential.token);
+	if (expected.type !== 'basicAuth') return false;
+	// Both comparisons always run, so the timing does not tell which part was wrong.
+	const userMatches = secretEquals(offered.user, expected.credential.user);
+	const passwordMatches = secretEquals(offered.password, expected.credential.password);
+	return userMatches && passwordMatches;
+}
+
 /** Checks the request's Authorization header against what the trigger expects. */
 export function checkCaller(authorization: string | undefined, expected: ExpectedCaller): CallerCheck {
 	if (expected.type === 'none') return { ok: true };
-	const parts = authorizationParts(authorization);
-	const scheme = expected.type === 'basicAuth' ? 'basic' : 'bearer';
-	if (parts === undefined || parts.scheme !== scheme) {
-		return { ok: false, reason: authorization === undefined || authorization.trim() === '' ? 'missing' : 'invalid' };
-	}
-	if (expected.type === 'bearerToken') {
-		return secretEquals(parts.value, expected.credential.token) ? { ok: true } : { ok: false, reason: 'invalid' };
-	}
-	const decoded = Buffer.from(parts.value, 'base64').toString('utf8');
-	const colon = decoded.indexOf(':');
-	const user = colon < 0 ? decoded : decoded.slice(0, colon);
-	const password = colon < 0 ? '' : decoded.slice(colon + 1);
-	// Both comparisons always run, so the timing does not tell which part was wrong.
-	const userMatches = secretEquals(user, expected.credential.user);
-	const passwordMatches = secretEquals(password, expected.credential.password);
-	return userMatches && passwordMatches && colon >= 0 ? { ok: true } : { ok: false, reason: 'invalid' };
+	const offered = offeredCredentials(authorization, expected.type);
+	if ('refused' in offered) return { ok: false, reason: offered.refused };
+	return credentialsMatch(offered.offered, expected) ? { ok: true } : { ok: false, reason: 'invalid' };
 }
 
 /** The WWW-Authenticate challenge of a 401 answer (RFC 7617, RFC 6750). */
-export function challengeFor(expected: ExpectedCaller, reason: 'missing' | 'invalid'): string | undefined {
+export function challengeFor(expected: Pick<ExpectedCaller, 'type'>, reason: 'missing' | 'invalid'): string | undefined {
 	if (expected.type === 'basicAuth') return 'Basic realm="Records Trigger", charset="UTF-8"';
 	if (expected.type === 'bearerToken') {
 		return reason === 'invalid' ? 'Bearer realm="Records Trigger", error="invalid_token"' : 'Bearer realm="Records Trigger"';

@@ -2,13 +2,14 @@ import type { FunctionsBase, IDataObject, IWebhookFunctions } from 'n8n-workflow
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
+	callerAuthenticationOf,
 	challengeFor,
-	checkCaller,
 	credentialProblem,
+	credentialsMatch,
 	credentialTypeFor,
+	offeredCredentials,
 	type BasicCredentialData,
 	type BearerCredentialData,
-	type CallerAuthentication,
 	type ExpectedCaller,
 } from './callerAuth';
 import type { Rejection } from './rejection';
@@ -21,13 +22,16 @@ import type { Rejection } from './rejection';
 
 type CredentialSource = Pick<FunctionsBase, 'getCredentials' | 'getNode'>;
 
-/**
- * What the configured authentication expects of callers, from the node's credential. A missing or
- * unusable credential is an error naming the problem, never the secret.
- */
-export async function expectedCaller(context: CredentialSource, authentication: CallerAuthentication): Promise<ExpectedCaller> {
+/** The Authentication parameter, or an error naming the values it may have. */
+function checkedAuthentication(context: CredentialSource, value: unknown) {
+	const authentication = callerAuthenticationOf(value);
+	if ('problem' in authentication) throw new NodeOperationError(context.getNode(), authentication.problem);
+	return authentication.value;
+}
+
+/** The credential of a checked authentication; a missing or unusable one is an error naming the problem, never the secret. */
+async function storedCredential(context: CredentialSource, authentication: 'basicAuth' | 'bearerToken'): Promise<ExpectedCaller> {
 	const type = credentialTypeFor(authentication);
-	if (type === undefined) return { type: 'none' };
 	let data: IDataObject;
 	try {
 		data = (await context.getCredentials(type)) as IDataObject;
@@ -46,35 +50,67 @@ export async function expectedCaller(context: CredentialSource, authentication: 
 		: { type: 'bearerToken', credential: data as unknown as BearerCredentialData };
 }
 
-/** What any caller is told when the trigger's own credential is deleted or cannot be used. */
+/**
+ * What the configured authentication (the parameter's value, whatever it holds) expects of
+ * callers, from the node's credential. An unknown authentication, or a missing or unusable
+ * credential, is an error naming the problem, never the secret.
+ */
+export async function expectedCaller(context: CredentialSource, authenticationValue: unknown): Promise<ExpectedCaller> {
+	const authentication = checkedAuthentication(context, authenticationValue);
+	switch (authentication) {
+		case 'none':
+			return { type: 'none' };
+		case 'basicAuth':
+		case 'bearerToken':
+			return await storedCredential(context, authentication);
+	}
+}
+
+/** What any caller is told when the trigger's own authentication or credential cannot be used. */
 const NOT_READY: Rejection = {
 	status: 500,
 	code: 'trigger_not_ready',
 	message: "This URL cannot check callers' credentials at the moment. The workflow's owner must fix the Records Trigger's authentication in n8n.",
 };
 
-/** Why the caller may not call (no or wrong credentials, or the trigger's own are unusable), if so. */
-export async function callerRefusal(
-	context: IWebhookFunctions,
-	authorization: string | undefined,
-): Promise<{ rejection: Rejection; headers?: Record<string, string> } | undefined> {
-	const authentication = context.getNodeParameter('authentication', 'none') as CallerAuthentication;
-	let expected: ExpectedCaller;
-	try {
-		expected = await expectedCaller(context, authentication);
-	} catch (error) {
-		context.logger.error(`${(error as Error).message} (workflow "${context.getWorkflow().name ?? context.getWorkflow().id}", node "${context.getNode().name}"): its calls are refused with 500.`);
-		return { rejection: NOT_READY };
-	}
-	const caller = checkCaller(authorization, expected);
-	if (caller.ok) return undefined;
-	const challenge = challengeFor(expected, caller.reason);
+type CallerRefusal = { rejection: Rejection; headers?: Record<string, string> };
+
+function unauthorized(type: 'basicAuth' | 'bearerToken', reason: 'missing' | 'invalid'): CallerRefusal {
+	const challenge = challengeFor({ type }, reason);
 	const message =
-		caller.reason === 'missing'
-			? `This URL needs ${expected.type === 'basicAuth' ? "Basic authentication: set the call API action's auth to BASIC" : "a bearer token: set the call API action's auth to OAUTH2"} with the credentials stored in the Records Trigger.`
+		reason === 'missing'
+			? `This URL needs ${type === 'basicAuth' ? "Basic authentication: set the call API action's auth to BASIC" : "a bearer token: set the call API action's auth to OAUTH2"} with the credentials stored in the Records Trigger.`
 			: 'The credentials sent do not match those stored in the Records Trigger.';
 	return {
 		rejection: { status: 401, code: 'unauthorized', message },
 		headers: challenge === undefined ? {} : { 'www-authenticate': challenge },
 	};
+}
+
+/**
+ * Why the caller may not call (no or wrong credentials, or the trigger's own authentication is
+ * unusable), if so. A header that no usable credential can match is refused before the credential
+ * is read: anyone can send such calls, and reading a credential is most of what a call costs.
+ */
+export async function callerRefusal(context: IWebhookFunctions, authorization: string | undefined): Promise<CallerRefusal | undefined> {
+	const notReady = (error: unknown): CallerRefusal => {
+		context.logger.error(`${(error as Error).message} (workflow "${context.getWorkflow().name ?? context.getWorkflow().id}", node "${context.getNode().name}"): its calls are refused with 500.`);
+		return { rejection: NOT_READY };
+	};
+	let authentication;
+	try {
+		authentication = checkedAuthentication(context, context.getNodeParameter('authentication', 'none'));
+	} catch (error) {
+		return notReady(error);
+	}
+	if (authentication === 'none') return undefined;
+	const offered = offeredCredentials(authorization, authentication);
+	if ('refused' in offered) return unauthorized(authentication, offered.refused);
+	let expected: ExpectedCaller;
+	try {
+		expected = await storedCredential(context, authentication);
+	} catch (error) {
+		return notReady(error);
+	}
+	return credentialsMatch(offered.offered, expected) ? undefined : unauthorized(authentication, 'invalid');
 }

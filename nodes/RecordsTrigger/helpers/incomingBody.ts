@@ -1,7 +1,7 @@
 import type { IBinaryKeyData } from 'n8n-workflow';
 
 import { bodyEncodingOf, decodeBody, type BodyEncodingChoice } from './bodyText';
-import { header, readBodyBytes, tooLarge, type BodySource } from './bodyStream';
+import { readBodyBytes, type BodySource } from './bodyStream';
 import { isXmlMediaType, type ContentType } from './contentType';
 import {
 	checkedMultipart,
@@ -61,8 +61,7 @@ async function receiveMultipart(
 	limit: number,
 	copyBinaryFile: CopyBinaryFile,
 ): Promise<Checked<ReceivedBody>> {
-	const declared = Number(header(req.headers, 'content-length'));
-	if (Number.isFinite(declared) && declared > limit) return tooLarge(declared, limit);
+	// Measured on its parts, not on Content-Length: a chunked body has none, and is held alike.
 	const parsed = parsedMultipart(req.body);
 	if (parsed === undefined) return { rejection: UNPARSED_MULTIPART };
 	const checked = checkedMultipart(parsed, limit);

@@ -23,7 +23,10 @@ interface TriggerVariant {
 	label: string;
 	path: string;
 	headers: Record<string, string>;
-	workflow: WorkflowJson;
+	/** The workflow to create; none when the variant calls another variant's. */
+	workflow: WorkflowJson | undefined;
+	/** Calls without credentials that the trigger refuses (401 or 403): their answers are not failures. */
+	refused?: boolean;
 }
 
 interface LoadRun {
@@ -48,7 +51,7 @@ interface Load {
 	durationSeconds: number;
 }
 
-type VariantRuns = Array<{ label: string; latency: LoadRun[]; saturation: LoadRun[] }>;
+type VariantRuns = Array<{ label: string; latency: LoadRun[]; saturation: LoadRun[]; refused?: boolean }>;
 
 export interface TriggerData {
 	n8nVersion: string;
@@ -109,6 +112,9 @@ function variants(): TriggerVariant[] {
 			headers: bearer,
 			workflow: records('benchHookRecBearer', 'bench-records-bearer', 'bearerToken'),
 		},
+		// The same two workflows called by anyone: no Authorization header, refused.
+		{ label: 'n8n Webhook node, call without the header refused', path: 'bench-n8n-webhook-auth', headers: json, workflow: undefined, refused: true },
+		{ label: 'Records Trigger, call without a token refused', path: 'bench-records-bearer', headers: json, workflow: undefined, refused: true },
 	];
 }
 
@@ -172,7 +178,7 @@ function summarize(variants: VariantRuns, idleCpuMsPerSecond: number) {
 			saturatedRate: median(variant.saturation.map((run) => run.requestsPerSecond)),
 			saturatedP99: median(variant.saturation.map((run) => run.p99)),
 			requests: [...variant.latency, ...variant.saturation].reduce((sum, run) => sum + run.requests, 0),
-			failures: [...variant.latency, ...variant.saturation].reduce((sum, run) => sum + run.errors + run.non2xx, 0),
+			failures: [...variant.latency, ...variant.saturation].reduce((sum, run) => sum + run.errors + (variant.refused === true ? 0 : run.non2xx), 0),
 			cpuPerCall: cpuPerCall([...variant.latency, ...variant.saturation], idleCpuMsPerSecond),
 		};
 	});
@@ -182,6 +188,7 @@ function summarize(variants: VariantRuns, idleCpuMsPerSecond: number) {
 const PAIRS: Array<[string, string]> = [
 	['Records Trigger', 'n8n Webhook node'],
 	['Records Trigger, bearer token checked', 'n8n Webhook node, header auth checked'],
+	['Records Trigger, call without a token refused', 'n8n Webhook node, call without the header refused'],
 ];
 
 /** The latency table of the tuned n8n: not a target (n8n's defaults are), a setting operators can change. */
@@ -244,7 +251,7 @@ async function measureIn(
 ): Promise<{ n8nVersion: string; nodeVersion: string; variants: VariantRuns; idleCpuMsPerSecond: number }> {
 	const n8n = await startN8n(
 		context,
-		specs.map((spec) => spec.workflow),
+		specs.flatMap((spec) => (spec.workflow === undefined ? [] : [spec.workflow])),
 		[
 			{ ...BEARER_CREDENTIAL, type: 'recordsTriggerBearerAuthApi', data: { token: BEARER_TOKEN } },
 			{ ...HEADER_CREDENTIAL, type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${BEARER_TOKEN}` } },
@@ -252,7 +259,7 @@ async function measureIn(
 		env,
 	);
 	const { instance } = n8n;
-	const variants: VariantRuns = specs.map((spec) => ({ label: spec.label, latency: [], saturation: [] }));
+	const variants: VariantRuns = specs.map((spec) => ({ label: spec.label, latency: [], saturation: [], refused: spec.refused }));
 	const settings = Object.entries(env).map(([key, value]) => ` (${key}=${value})`).join('');
 	const url = (spec: TriggerVariant) => `${instance.baseUrl}/webhook/${spec.path}`;
 	const measured = async (spec: TriggerVariant, shape: Load): Promise<LoadRun> => {
@@ -347,7 +354,8 @@ export const trigger: Section<TriggerData> = {
 					`Load by autocannon from the benchmark process with the spec's invoice.paid event as the JSON body; every trigger warmed up first. ` +
 					`Latency: ${describeLoad(data.latencyLoad)}, ${runs} interleaved runs, each starting with the next trigger; p50 and p99 over every response of those runs (${summaries[0]?.samples ?? 0} per trigger). Throughput: ${describeLoad(data.saturationLoad)}, one run. ` +
 					`"n8n CPU per call" is the n8n server process's CPU time over all runs, less its idle use (${(data.idleCpuMsPerSecond ?? Number.NaN).toFixed(0)} ms per second), divided by the calls answered: the cost of a call, less shaken by other load on the machine than latency (– where an idle window that caught background work would leave nothing). ` +
-					'The Records Trigger checking a bearer token is compared with the Webhook node checking the same Authorization header through its Header Auth credential; both read their credential on every call. ' +
+					'The Records Trigger checking a bearer token is compared with the Webhook node checking the same Authorization header through its Header Auth credential; both read their credential on every call they accept. ' +
+					'The two "refused" rows call the same two workflows without an Authorization header, as anyone who knows the URL can (401 from the Records Trigger, 403 from the Webhook node, not counted as failed): the Webhook node reads its credential for them too, the Records Trigger does not. ' +
 					'n8n and the load generator share the machine\'s two cores.',
 				'',
 				markdownTable({
