@@ -252,9 +252,15 @@ export class ChangeDetector {
 	 * their ids moved while their names stayed (followColumns.ts), they are followed by name.
 	 */
 	private identityColumns(columns: readonly ReportColumn[]): string[] {
-		if (this.columns !== undefined) return this.columns;
-		const ids = this.settings.identity === 'columns' ? this.keyColumnIds(columns) : this.wholeRowIds(columns);
 		const nameById = new Map(columns.map((column) => [column.id, typeof column.name === 'string' ? column.name : '']));
+		if (this.columns !== undefined) {
+			// Each range is its own read: columns that moved between two of them would make old rows look new.
+			if (columns.length > 0 && this.columns.some((id, i) => (nameById.get(id) ?? '') !== this.names?.[i])) {
+				throw new ChangedDuringRead(`the columns of report "${this.settings.report}" changed between two ranges of the read`);
+			}
+			return this.columns;
+		}
+		const ids = this.settings.identity === 'columns' ? this.keyColumnIds(columns) : this.wholeRowIds(columns);
 		this.names = ids.map((id) => nameById.get(id) ?? '');
 		return (this.columns = ids);
 	}

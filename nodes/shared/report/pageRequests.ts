@@ -85,7 +85,8 @@ export class PageRequests {
 	 * Otherwise a smaller page is asked: the largest answered (a refused large `limit`, PageSizer), one
 	 * within what was answered, or half the size once rows past `offset` are seen. Where no smaller page
 	 * is proven to work, the row before `offset` is asked with one more: one row proves the end; a
-	 * refusal shows a service that serves no row past there, and the read fails saying so. Any other
+	 * refusal on both sides of that row served alone shows a service that serves no row past there, and
+	 * the read fails saying so. Any other
 	 * error is the error it is. Never a short read: every way out is proven, or an error.
 	 */
 	async afterRefusal(offset: number, limit: number, error: unknown): Promise<AfterRefusal> {
@@ -146,9 +147,29 @@ export class PageRequests {
 
 	/**
 	 * The rows the service serves from `offset - 1` when asked for 2 (0: the row there, seen before, is
-	 * gone). Refused while that row alone is still served: no row past it is, and the read fails.
+	 * gone). Refused, then that row alone served, then refused again: no row past it is, and the read
+	 * fails. The refusal is asked twice because a report that changes under the read can refuse the pair
+	 * as past its end and serve the row a moment later: a depth limit refuses it both times, a change
+	 * shows as rows served the second time, and the rule decides again from them.
 	 */
 	private async pairAt(offset: number, refusal: Refusal): Promise<number | 'unknown'> {
+		const first = await this.pairOrRefusal(offset);
+		if (typeof first === 'number') return first;
+		// Never answered 2 rows: the refusal may be of the size, unless 2 rows are served at the top.
+		if (this.sizer.accepted < 2 && this.sizer.mayBeAboutSize(first.status) && !(await this.servesTwo())) return 'unknown';
+		try {
+			if ((await this.send(offset - 1, 1, false)).rows.length === 0) return 0;
+		} catch (failure) {
+			if (refusalOf(failure)?.pastEnd === true) return 0;
+			throw this.wrap(failure);
+		}
+		const again = await this.pairOrRefusal(offset);
+		if (typeof again === 'number') return again;
+		throw this.tooDeep(offset, refusal);
+	}
+
+	/** The rows served from `offset - 1` when asked for 2, or the refusal of that request. */
+	private async pairOrRefusal(offset: number): Promise<number | Refusal> {
 		try {
 			const { rows } = await this.send(offset - 1, 2, false);
 			this.sizer.answeredAt(2);
@@ -156,16 +177,8 @@ export class PageRequests {
 		} catch (failure) {
 			const refused = refusalOf(failure);
 			if (refused === undefined) throw this.wrap(failure);
-			// Never answered 2 rows: the refusal may be of the size, unless 2 rows are served at the top.
-			if (this.sizer.accepted < 2 && this.sizer.mayBeAboutSize(refused.status) && !(await this.servesTwo())) return 'unknown';
+			return refused;
 		}
-		try {
-			if ((await this.send(offset - 1, 1, false)).rows.length === 0) return 0;
-		} catch (failure) {
-			if (refusalOf(failure)?.pastEnd === true) return 0;
-			throw this.wrap(failure);
-		}
-		throw this.tooDeep(offset, refusal);
 	}
 
 	/** Whether a page of 2 rows is served at offset 0 (a service serving one row at a time refuses it). */

@@ -176,6 +176,25 @@ describe("the report's columns changing while a poll pages", () => {
 		expect(next.error).toBeUndefined();
 		expect(ids(next.items)).toEqual(['T0031']);
 	});
+
+	it.each([1, 2, 3, 4, 5, 6])(
+		'Appended at the End with a full check: column ids moved by a column added at the front after request %i of a poll emit no old row',
+		async (after) => {
+			// A service numbering its columns by position: every id moves by one, the names stay.
+			const t = trigger({ newRowPosition: 'end', options: { pageSize: 10, fullCheckEvery: 1 } }, rows(1, 30));
+			expect((await t.poll()).items).toBeNull();
+			table().rows.push(row(31));
+			const firstRequest = service.requests;
+			service.afterAnswer = (request) => {
+				if (request !== firstRequest + after) return;
+				const now = table();
+				now.columns = [{ id: 'c1', name: 'Flag' }, ...COLUMNS.map((c, i) => ({ ...c, id: `c${i + 2}` }))];
+				now.rows = now.rows.map((r) => ({ c1: '', c2: r.c1, c3: r.c2, c4: r.c3 }));
+			};
+			const polls = await pollUntil(t, 3);
+			expect(emittedBy(polls)).toEqual(['T0031']);
+		},
+	);
 });
 
 describe("a full read's comparison and the request for the next page", () => {

@@ -161,6 +161,22 @@ describe('readReportPages: services that page differently', () => {
 
 		expect(error).toBeInstanceOf(ReportChangedError);
 	});
+
+	it('a row deleted at the top and one added while the end is probed, on a service capping pages at 2 and answering past the end with an error object: no depth error', async () => {
+		// The pair at the last row is refused while the report is one row short (past its end), and that
+		// row alone is served once the row added has come: a change, not a limit on depth.
+		const service = new ReportService(numbered(4), { maxLimit: 2, pastEnd: 'errorObject' }, (request, s) => {
+			if (request === 4) s.rows.shift();
+			else if (request === 6) s.rows.unshift(row('N1'));
+			else return false;
+			return true;
+		});
+
+		const { error } = await service.read({ pageSize: 2, detectChanges: true });
+
+		expect(error?.message ?? '').not.toMatch(/cannot be read past row/);
+		expect(error === undefined || error instanceof ReportChangedError).toBe(true);
+	});
 });
 
 describe('readReportPages: reading ahead', () => {
