@@ -34,6 +34,6 @@ export async function execute(
 			return { json, pairedItem: { item: slot.itemIndex } };
 		}
 		const json = results.outputs[slot] ?? failureOutput(records, slot, results.failedAt[slot]);
-		return { json, pairedItem: { item: records.itemIndexes[slot] } };
+		return { json, pairedItem: { item: records.origin(slot).itemIndex } };
 	});
 }

@@ -89,7 +89,7 @@ function pointAtRecord(description: string, batch: ImportBatch, records: Pending
 	const named = findNamedRecord(description);
 	if (!named) return undefined;
 	const batchRecords = batch.positions.map((position) => records.prepared(position));
-	const itemAt = (position: number) => records.itemIndexes[batch.positions[position]];
+	const itemAt = (position: number) => records.origin(batch.positions[position]).itemIndex;
 	const counting = settleCounting([claimOf(named)], batchRecords);
 	const field = named.field ? `, field "${named.field}"` : '';
 	if ('base' in counting) {
@@ -110,7 +110,7 @@ export function describeFailure(
 	records: PendingRecords,
 ): BatchFailure {
 	const cause = error instanceof Error ? error : new Error(String(error));
-	const itemIndexes = batch.positions.map((position) => records.itemIndexes[position]);
+	const itemIndexes = batch.positions.map((position) => records.origin(position).itemIndex);
 	const serviceMessage = (error as { description?: unknown }).description;
 	let description = typeof serviceMessage === 'string' ? serviceMessage : '';
 	// n8n also files error codes such as ECONNRESET as `httpCode`; only a status is one here.
@@ -173,7 +173,7 @@ export function describeAnswer(
 		else if (verdict.outcome === 'unknown') unknown.push(indexInBatch);
 	});
 	if (refused.length === 0 && unknown.length === 0) return undefined;
-	const itemIndexes = batch.positions.map((position) => records.itemIndexes[position]);
+	const itemIndexes = batch.positions.map((position) => records.origin(position).itemIndex);
 	const refusedItems = refused.map((indexInBatch) => itemIndexes[indexInBatch]);
 	const unknownItems = unknown.map((indexInBatch) => itemIndexes[indexInBatch]);
 	const imported = batch.positions.length - refused.length - unknown.length;

@@ -40,7 +40,7 @@ export function failureOutput(records: PendingRecords, position: number, failed:
 	const text = answered ? failed?.failure.message : failed?.failure.description;
 	if (text) json.description = text;
 	if (failed?.failure.httpCode) json.httpCode = failed.failure.httpCode;
-	json.recordTypeId = records.recordTypeIds[position];
+	json.recordTypeId = records.origin(position).recordTypeId;
 	if (failed) json.batch = failed.batch.number;
 	json.record = records.sendable(position);
 	return json;

@@ -41,7 +41,7 @@ export async function sendBatches(
 	settings: ImportSettings,
 	continueOnFail: boolean,
 ): Promise<ImportResults> {
-	const batches = planBatches(records.recordTypeIds, settings.batchSize);
+	const batches = planBatches(records.recordTypeIds(), settings.batchSize);
 	const results: ImportResults = {
 		outputs: new Array(records.length).fill(undefined),
 		failedAt: new Array(records.length).fill(undefined),
@@ -75,7 +75,7 @@ export async function sendBatches(
 				for (const position of batch.positions) results.failedAt[position] = { failure: ruledOutBy, batch, sent: false };
 				return;
 			}
-			const itemIndex = records.itemIndexes[batch.positions[0]];
+			const itemIndex = records.origin(batch.positions[0]).itemIndex;
 			try {
 				connection ??= recordsConnection.call(this, itemIndex);
 				const request = recordsApiRequest.call(this, {
@@ -132,7 +132,7 @@ function fileAnswer(
 ): void {
 	const sent = batch.positions.map((position) => records.sendable(position));
 	const answer = readImportAnswer(response, sent, connection.secrets);
-	const itemIndex = records.itemIndexes[batch.positions[0]];
+	const itemIndex = records.origin(batch.positions[0]).itemIndex;
 	if (answer.kind === 'foreign') throw foreignAnswerError.call(this, answer, itemIndex);
 	// The answer as output items show it ("Include Full Response"), without the secrets it may echo.
 	const shown = settings.includeResponse ? redactValue(response.body, connection.secrets) : undefined;

@@ -30,8 +30,9 @@ describe('PendingRecords', () => {
 		records.add(4, 'partneri', text, true);
 
 		expect(records.length).toBe(2);
-		expect(records.itemIndexes).toEqual([3, 4]);
-		expect(records.recordTypeIds).toEqual(['faktury-prijate', 'partneri']);
+		expect(records.origin(0)).toMatchObject({ itemIndex: 3, recordTypeId: 'faktury-prijate' });
+		expect(records.origin(1)).toMatchObject({ itemIndex: 4, recordTypeId: 'partneri' });
+		expect(records.recordTypeIds()).toEqual(['faktury-prijate', 'partneri']);
 		expect(records.prepared(0)).toEqual({ Částka: '12,5', Zaplaceno: 'true' });
 		// Asked again, the same prepared record: the values are converted once.
 		expect(records.prepared(0)).toBe(records.prepared(0));
@@ -64,8 +65,9 @@ describe('PendingRecords', () => {
 		records.truncate(1);
 		records.add(2, 'faktury-prijate', { Název: 'D' }, true);
 
-		expect(records.itemIndexes).toEqual([0, 2]);
-		expect(records.recordTypeIds).toEqual(['partneri', 'faktury-prijate']);
+		expect(records.length).toBe(2);
+		expect(records.origin(1)).toMatchObject({ itemIndex: 2, recordTypeId: 'faktury-prijate' });
+		expect(records.recordTypeIds()).toEqual(['partneri', 'faktury-prijate']);
 		expect(records.sendableJson([0, 1])).toBe('[{"Název":"A"},{"Název":"D"}]');
 	});
 });
