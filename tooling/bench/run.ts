@@ -81,7 +81,7 @@ function parseArgs(argv: string[]): Options {
 					'  --quick    small sizes, one run each; results go to tooling/bench/results/tmp/ only\n' +
 					'  --only     run these sections; the others keep their stored results\n' +
 					'  --profile  write V8 CPU profiles of every measuring process to tooling/bench/results/tmp/profiles/\n' +
-					'  --no-build reuse the previous run\'s compiled package (node_modules/.cache/n8n-nodes-records-bench/build)\n' +
+					'  --no-build reuse the previous run\'s compiled package (in node_modules/.cache/n8n-nodes-records-bench-<checkout>/build)\n' +
 					'  --render   measure nothing: write BENCHMARKS.md and the charts again from the stored results',
 			);
 			process.exit(0);

@@ -2,6 +2,7 @@
 	@n8n/community-nodes/no-restricted-globals -- tooling: runs in Node.js, not inside n8n
 	(Node.js's modules, `process`) */
 import type { ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -17,9 +18,16 @@ export const BENCH_TMP = join(repoRoot, 'tooling', 'bench', 'results', 'tmp');
 /**
  * The code a run compiles or packs (the package, the baseline, the tarball for n8n): in
  * node_modules/.cache, where tools keep their caches, because the lint (ESLint lints every file
- * below the package but node_modules) and the type check leave it alone.
+ * below the package but node_modules) and the type check leave it alone. One folder per checkout:
+ * checkouts sharing one node_modules (git worktrees) would otherwise compile into the same folder
+ * and swap each other's code under a running measurement.
  */
-export const BENCH_BUILDS = join(repoRoot, 'node_modules', '.cache', 'n8n-nodes-records-bench');
+export const BENCH_BUILDS = join(
+	repoRoot,
+	'node_modules',
+	'.cache',
+	`n8n-nodes-records-bench-${createHash('sha256').update(repoRoot).digest('hex').slice(0, 8)}`,
+);
 
 export interface SandboxStatsSummary {
 	requests: Record<string, { total: number; byStatus: Record<string, number> }>;
