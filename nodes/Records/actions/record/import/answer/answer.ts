@@ -8,7 +8,7 @@
  */
 import { readOutcomes, type AnswerReading } from './outcomes';
 import type { BatchRecord } from './recordNumbers';
-import { AnswerWalker } from './answerWalk';
+import { findAnswerParts } from './findAnswerParts';
 import { excerpt, redactor } from '../../../../../shared/transport/redaction';
 
 /** Characters of a foreign answer shown in the error. */
@@ -79,7 +79,7 @@ function acceptedForLater(reading: AnswerReading): AnswerReading {
 export function readRefusedAnswer(statusCode: number, body: unknown, records: readonly BatchRecord[], secrets: readonly string[]): AnswerReading | undefined {
 	const content = jsonOf(body);
 	if (content === 'foreign' || content.json === undefined) return undefined;
-	const { summary, entries } = new AnswerWalker(records).walk(content.json);
+	const { summary, entries } = findAnswerParts(content.json, records);
 	if (!((summary.importedCount ?? 0) > 0 || summary.positive || entries.some((entry) => entry.positive))) return undefined;
 	const reading = readOutcomes(content.json, records, redactor(secrets), true);
 	const because = `was ${statusCode}, which says the request failed, yet it says records were imported`;

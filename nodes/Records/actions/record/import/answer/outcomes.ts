@@ -6,8 +6,10 @@
  * names it says so, or the whole import failed; unknown otherwise, with the reason. Entries are
  * paired by what names a record before their place, never guessed (numbers: recordNumbers.ts).
  */
-import { type AnswerEntry, AnswerWalker, type AnswerSummary } from './answerWalk';
-import { type BatchRecord, type Counting, recordWithIdentity, settleCounting } from './recordNumbers';
+import type { AnswerEntry, AnswerSummary } from './answerParts';
+import { findAnswerParts } from './findAnswerParts';
+import { pairEntries } from './pairing';
+import type { BatchRecord, Counting } from './recordNumbers';
 
 export type RecordVerdict =
 	| { outcome: 'imported'; status?: string; id?: string | number; message?: string }
@@ -21,83 +23,6 @@ export interface AnswerReading {
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-/** The entries of a record that has none (shared, never changed). */
-const NO_ENTRIES: AnswerEntry[] = [];
-
-/** Per batch: the positions of the records by each text value any of their fields has, built when first asked. */
-const byText = new WeakMap<readonly BatchRecord[], Map<string, number[]>>();
-
-/**
- * The one record that texts of an entry under names the node does not read (`key`, `ref`) name: a
- * text only one record of the batch has. `conflict` when they name two records.
- */
-function recordWithValues(values: readonly string[], records: readonly BatchRecord[]): number | 'conflict' | undefined {
-	let texts = byText.get(records);
-	if (!texts) {
-		texts = new Map();
-		records.forEach((record, position) => {
-			for (const value of Object.values(record)) {
-				if (typeof value !== 'string') continue;
-				const list = texts!.get(value.normalize('NFC'));
-				if (!list) texts!.set(value.normalize('NFC'), [position]);
-				else if (list.at(-1) !== position) list.push(position);
-			}
-		});
-		byText.set(records, texts);
-	}
-	let named: number | undefined;
-	for (const value of values) {
-		const positions = texts.get(value.normalize('NFC'));
-		if (positions?.length !== 1) continue;
-		if (named !== undefined && named !== positions[0]) return 'conflict';
-		named = positions[0];
-	}
-	return named;
-}
-
-interface Pairing {
-	byRecord: AnswerEntry[][];
-	/** Entries that name no record for certain. */
-	unpaired: AnswerEntry[];
-	/** Refusals numbered in a way that counts from 0 or from 1: the records either reading names. */
-	eitherOf: Array<{ entry: AnswerEntry; positions: number[] }>;
-	counting?: Counting;
-}
-
-/**
- * Each entry paired with its record's position in the batch: by its number, its field values or a
- * value only one record has, before its place in a list (only a list with one entry per record, none
- * of which names one otherwise). Where that is not certain, unpaired, never guessed.
- */
-function pairEntries(entries: AnswerEntry[], lists: Array<{ length: number; numbered: boolean }>, records: readonly BatchRecord[]): Pairing {
-	const numbered = entries.filter((entry) => entry.claim !== undefined);
-	const counting: Counting | undefined =
-		numbered.length === 0 ? undefined : settleCounting(numbered.map((entry) => entry.claim!), records);
-	// Most records have one entry or none: a list is made for those that have one.
-	const byRecord: AnswerEntry[][] = new Array<AnswerEntry[]>(records.length).fill(NO_ENTRIES);
-	const unpaired: AnswerEntry[] = [];
-	const eitherOf: Pairing['eitherOf'] = [];
-	const named = entries.map((entry) => (entry.values && !entry.claim && !entry.identity ? recordWithValues(entry.values, records) : undefined));
-	const namedLists = new Set(entries.filter((entry, i) => entry.identity !== undefined || named[i] !== undefined).map((entry) => entry.list));
-	entries.forEach((entry, i) => {
-		let position: number | undefined;
-		if (entry.badIndex) position = undefined;
-		else if (entry.claim && counting && 'base' in counting) position = entry.claim.index - counting.base;
-		else if (entry.claim) {
-			if (counting && 'problem' in counting && counting.problem === 'ambiguous') {
-				eitherOf.push({ entry, positions: [entry.claim.index, entry.claim.index - 1] });
-				return;
-			}
-		} else if (entry.identity) position = recordWithIdentity(entry.identity, records);
-		else if (named[i] !== undefined) position = named[i] === 'conflict' ? undefined : (named[i] as number);
-		else if (!lists[entry.list].numbered && !namedLists.has(entry.list) && lists[entry.list].length === records.length) position = entry.position;
-		if (position === undefined) unpaired.push(entry);
-		else if (byRecord[position] === NO_ENTRIES) byRecord[position] = [entry];
-		else byRecord[position].push(entry);
-	});
-	return { byRecord, unpaired, eitherOf, counting };
-}
 
 /** Why the refusals the answer lists cannot be paired with records. */
 function unpairedReason(unpaired: AnswerEntry[], counting: Counting | undefined, size: number): string {
@@ -168,7 +93,7 @@ export function readOutcomes(
 ): AnswerReading {
 	const size = records.length;
 	const unknown = (because: string): AnswerReading => ({ verdicts: records.map(() => ({ outcome: 'unknown' })), unknownBecause: because });
-	const { entries, lists, summary, tooDeep, failureInWordsOnly } = new AnswerWalker(records).walk(body);
+	const { entries, lists, summary, tooDeep, failureInWordsOnly } = findAnswerParts(body, records);
 	if (failed) summary.failed = true;
 	if (tooDeep) return unknown('is nested too deeply to be read');
 	if (failureInWordsOnly !== undefined && !failed) {
