@@ -130,6 +130,11 @@ async function storedGeneration(n8n: BenchN8n, workflowId: string): Promise<numb
 	return Number(stdout);
 }
 
+/** Whether n8n's log says a publication (an activation) exceeded its deadline and was abandoned. */
+function publicationAborted(n8n: BenchN8n): boolean {
+	return readFileSync(n8n.instance.serverLog, 'utf8').includes('Abandoned workflow publication outbox record');
+}
+
 /** Whether the workflow has `count` executions and none of them is still running. */
 async function executionsFinished(n8n: BenchN8n, workflowId: string, count: number): Promise<boolean> {
 	const page = await n8n.instance.api<{ data: Array<{ status: string; stoppedAt?: string | null }> }>(
@@ -153,7 +158,10 @@ interface Watch {
  * polls before it, which did not, are counted in the figure). Returns the poll's end, or undefined
  * at the timeout.
  */
-async function nextPollEnd(watch: Watch, until: (end: PollEnd) => boolean = () => true): Promise<{ end: PollEnd; polls: number } | undefined> {
+async function nextPollEnd(
+	watch: Watch,
+	until: (end: PollEnd) => boolean = () => true,
+): Promise<{ end: PollEnd; polls: number; unsaved?: boolean } | undefined> {
 	const deadline = Date.now() + POLL_TIMEOUT_MS;
 	let polls = 0;
 	while (Date.now() < deadline) {
@@ -168,7 +176,9 @@ async function nextPollEnd(watch: Watch, until: (end: PollEnd) => boolean = () =
 				await sleep(200);
 			}
 			while (end.generation !== undefined && (await storedGeneration(watch.n8n, watch.workflowId)) < end.generation) {
-				if (Date.now() > deadline) return undefined;
+				// n8n saves the activation poll's memory only when the publication did not abort: after
+				// an abort it stays in the process until a poll emits (ended, but not in the database).
+				if (Date.now() > deadline || publicationAborted(watch.n8n)) return { end, polls, unsaved: true };
 				await sleep(200);
 			}
 			return { end, polls };
@@ -224,6 +234,7 @@ async function measureConfiguration(context: BenchContext, rows: number, capMiB:
 						polls: ended.polls,
 						...(poll === 'first' ? { activationMs: Date.now() - startedAt } : {}),
 						...(ended.end.failed ? { note: 'the poll failed' } : {}),
+						...(ended.unsaved ? { note: "its memory not in n8n's database" } : {}),
 					}
 				: { poll, note: `no end within ${POLL_TIMEOUT_MS / 1000} s` };
 			configuration.polls.push(figure);
@@ -232,7 +243,8 @@ async function measureConfiguration(context: BenchContext, rows: number, capMiB:
 					(ended
 						? `+${figure.peakAboveIdleMiB?.toFixed(0)} MiB peak RSS over idle ${idleMiB.toFixed(0)} MiB, poll ${formatMs(ended.end.ms)}` +
 							`${figure.activationMs === undefined ? '' : `, activation ${formatMs(figure.activationMs)}`}, ${figure.requests} requests, ${ended.end.emitted} emitted, ${ended.polls} poll(s)` +
-							(ended.end.failed ? ', failed' : '')
+							(ended.end.failed ? ', failed' : '') +
+							(ended.unsaved ? ", memory not in n8n's database" : '')
 						: (figure.note ?? '')),
 			);
 			return ended !== undefined && !ended.end.failed;
