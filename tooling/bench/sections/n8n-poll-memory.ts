@@ -309,7 +309,7 @@ function render(data: N8nPollMemoryData): Rendered {
 			"the n8n server's peak RSS during each poll above its RSS just before the poll (for the first poll: before the workflow was activated), " +
 			"n8n's save of the memory and the execution of the emitted rows included. A poll ends with the trigger's line in n8n's log (debug level), then its execution finished and its memory in the database where they apply, not after a pause. " +
 			"Poll time: as the trigger logs it. Activation: from the call that activates the workflow to the first poll's memory in the database " +
-			`(n8n runs the first poll inside the activation; it aborts a publication after ${formatMs(PUBLICATION_DEADLINE_MS)}). ` +
+			`(n8n runs the first poll inside the activation; it aborts a publication after ${PUBLICATION_DEADLINE_MS / 1000} s). ` +
 			`With a heap cap: \`NODE_OPTIONS=--max-old-space-size=${CLOUD_CAP_MIB}\`, the memory of the smallest n8n Cloud plan. A fresh n8n per configuration.`,
 		'',
 		markdownTable({ headers: ['n8n', 'Poll', 'Peak RSS over idle', 'Poll time', 'Activation', 'Report requests', 'Emitted'], rows }),
