@@ -5,7 +5,7 @@ import { getReportColumns } from '../shared/methods/loadOptions';
 import { properties } from './description';
 import type { Lineage } from './memory';
 import { type MemoryMark, PollGuard, type PollVerdict, STALE_LIMIT, triggerKey } from './pollGuard';
-import { pollReport, storedMemory } from './pollReport';
+import { pollReport, type PollResult, storedMemory } from './pollReport';
 
 export class RecordsReportTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -49,8 +49,9 @@ export class RecordsReportTrigger implements INodeType {
 		const verdict = guard.begin(key, started, node.name, stored);
 		if (verdict.kind !== 'go') return refuse(this, verdict);
 		let saved: MemoryMark | undefined;
+		let result: PollResult | undefined;
 		try {
-			const result = await pollReport.call(this, {
+			result = await pollReport.call(this, {
 				writer: guard.processId,
 				lineage: newLineage(started),
 				forget: verdict.forget,
@@ -62,8 +63,21 @@ export class RecordsReportTrigger implements INodeType {
 			return result.items;
 		} finally {
 			guard.end(key, saved && { ...saved, name: node.name });
+			this.logger.debug(pollEnded(node.name, Date.now() - started, result), { workflowId: this.getWorkflow().id, nodeId: node.id });
 		}
 	}
+}
+
+/**
+ * The last thing a poll does: says how long it took, how many rows it emitted and whether it changed
+ * the memory (n8n stores a changed memory after the poll), so that the log shows when polls end.
+ */
+function pollEnded(name: string, ms: number, result: PollResult | undefined): string {
+	const what =
+		result === undefined
+			? 'failed'
+			: `${result.items?.[0]?.length ?? 0} new rows, ${result.saved ? `memory changed (generation ${result.saved.generation})` : 'memory unchanged'}`;
+	return `Records Report Trigger "${name}": poll ended after ${ms} ms: ${what}`;
 }
 
 /**
