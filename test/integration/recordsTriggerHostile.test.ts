@@ -6,7 +6,7 @@
  * to the trigger hosted as n8n 2.41.1 hosts it (tooling/harness/webhook.ts, which reads bodies as
  * n8n does), each answered with what happened, and nothing started that should not be.
  */
-import { request } from 'node:http';
+import { request, type IncomingMessage } from 'node:http';
 import { deflateSync, gzipSync } from 'node:zlib';
 
 import { Logger } from '@n8n/backend-common';
@@ -194,6 +194,16 @@ describe('bodies as callers send them', () => {
 		expect((await emitted()).json.body).toEqual(contentType.endsWith('xml') ? { event: { name: 'invoice.paid' } } : EVENT);
 	});
 
+	it.each([2, 16])('a text/json body of %i gzip members joined ("cat a.gz b.gz") is read whole', async (members) => {
+		const { webhookUrl } = await start({});
+		const text = JSON.stringify(EVENT);
+		const step = Math.ceil(text.length / members);
+		const body = Buffer.concat(Array.from({ length: members }, (_, index) => gzipSync(text.slice(index * step, (index + 1) * step))));
+		const answer = await send(webhookUrl, { headers: { 'content-type': 'text/json', 'content-encoding': 'gzip' }, body });
+		expect(answer.status).toBe(200);
+		expect((await emitted()).json.body).toEqual(EVENT);
+	});
+
 	it('a body that does not inflate as its Content-Encoding says is refused with 400', async () => {
 		const { webhookUrl } = await start({});
 		const answer = await send(webhookUrl, { headers: { 'content-type': 'text/json', 'content-encoding': 'gzip' }, body: '{"not":"gzip"}' });
@@ -237,6 +247,22 @@ describe('bodies as callers send them', () => {
 		await sleep(300);
 		expect(host.webhookErrors).toEqual([]);
 		expect(host.executions).toHaveLength(0);
+	});
+
+	it('a caller that goes away mid-body before the trigger runs starts nothing, where n8n leaves the body to the trigger or reads it', async () => {
+		// n8n looks the webhook and its workflow up before the node runs: the caller can be gone by then.
+		const gone = (req: IncomingMessage) => new Promise<void>((resolve) => (req.destroyed ? resolve() : req.once('close', () => resolve())));
+		const host = await start({}, { beforeBody: gone });
+		for (const contentType of ['text/json', 'application/octet-stream', 'application/json', 'application/xml']) {
+			const req = request(host.webhookUrl, { method: 'POST', headers: { 'content-type': contentType, 'content-length': '100000' } });
+			req.on('error', () => undefined);
+			req.write(contentType.endsWith('xml') ? '<event><name>' : '{"invoice": "FP-1", "note": "');
+			await sleep(100);
+			req.destroy();
+		}
+		await sleep(300);
+		expect(host.webhookErrors).toEqual([]);
+		expect(host.executions.map(({ items }) => items[0]?.json.body)).toEqual([]);
 	});
 
 	const boundary = '----records-trigger-test';

@@ -86,6 +86,12 @@ export interface WebhookHostOptions {
 	 * `node`: leave the body unread, so the node reads the request stream itself.
 	 */
 	bodyReading?: 'n8n' | 'node';
+	/**
+	 * Awaited where n8n does its own work on a call before it reads the body or runs the node
+	 * (finding the webhook, loading the workflow): a test can hold a call there, as a slow
+	 * database does, while its caller goes away.
+	 */
+	beforeBody?: (req: IncomingMessage) => Promise<void>;
 	nodeName?: string;
 	typeVersion?: number;
 }
@@ -349,6 +355,7 @@ export async function startWebhookHost(options: WebhookHostOptions): Promise<Web
 			raw.resume();
 			throw new HttpRefusal(404, `The requested webhook "${method} ${url.pathname.slice(9)}" is not registered.`);
 		}
+		await options.beforeBody?.(raw);
 		const req = decorateRequest(raw, url, params);
 		removeN8nCookies(req);
 		const cleanUpFiles = options.bodyReading === 'node' ? undefined : await readBodyAsN8nDoes(req, workflowNode.typeVersion);

@@ -6,7 +6,7 @@ import type { Checked, Rejection } from './rejection';
  * does not parse). gzip and deflate are inflated here too; memory stays bounded by the limit
  * whatever the caller sends (an oversized or endlessly inflating body is read past and discarded,
  * so that the caller still gets an answer), and a caller that goes away mid-body ends the reading
- * quietly.
+ * quietly, also when it went away before the trigger ran: an aborted body is never read as empty.
  */
 
 type HeaderValue = string | string[] | undefined;
@@ -17,6 +17,8 @@ export interface BodySource {
 	rawBody?: unknown;
 	readable?: boolean;
 	readableEnded?: boolean;
+	/** Destroyed before its end: the caller went away (or the connection broke) before n8n or anyone read it all. */
+	readableAborted?: boolean;
 	on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
 	on(event: 'end' | 'close' | 'aborted', listener: () => void): unknown;
 	on(event: 'error', listener: (error: Error) => void): unknown;
@@ -242,6 +244,8 @@ export async function readBodyBytes(req: BodySource, limit: number): Promise<Che
 	}
 	const declared = Number(header(req.headers, 'content-length'));
 	if (Number.isFinite(declared) && declared > limit) return tooLarge(declared, limit);
+	// Before n8n ran the node, the caller may have gone away mid-body: no bytes, and nothing to start.
+	if (req.readableAborted === true) return { rejection: ABORTED };
 	if (req.readable === false || req.readableEnded === true) return { value: undefined };
 	const { complete, bytes } = await readStream(req, limit);
 	if (!complete) return { rejection: ABORTED };

@@ -14,6 +14,7 @@
 import { gzipSync } from 'node:zlib';
 
 import fc from 'fast-check';
+import { SaxesParser } from 'saxes';
 import type { IDataObject, IExecuteFunctions, IN8nHttpFullResponse, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
 import { execute as respondToCall } from '../../../../nodes/Records/actions/workflowCall/respond.operation';
@@ -66,15 +67,21 @@ async function triggerItems(call: Call): Promise<{ items?: INodeExecutionData[];
 	return { items: result.workflowData?.[0], ...written };
 }
 
-/** Respond to Call at its defaults, after the trigger: what it sends back. */
-async function respondedWith(items: INodeExecutionData[]): Promise<IN8nHttpFullResponse> {
+/**
+ * Respond to Call's Format: its default, the call's own format, or JSON (how an XML call's item is
+ * written back as JSON).
+ */
+type AnswerFormat = 'sameAsCall' | 'json';
+
+/** Respond to Call at its defaults (but for `format`), after the trigger: what it sends back. */
+async function respondedWith(items: INodeExecutionData[], format: AnswerFormat = 'sameAsCall'): Promise<IN8nHttpFullResponse> {
 	let sent: IN8nHttpFullResponse | undefined;
 	const context = {
 		getNode: () => RESPOND,
 		getParentNodes: () => [TRIGGER],
 		getWorkflowDataProxy: () => ({ $items: () => items }),
 		getNodeParameter: (name: string, _item: number, fallback?: unknown) =>
-			({ respondWith: 'firstIncomingItem', format: 'sameAsCall', options: {} })[name] ?? fallback,
+			({ respondWith: 'firstIncomingItem', format, options: {} })[name] ?? fallback,
 		continueOnFail: () => false,
 		sendResponse: async (response: IN8nHttpFullResponse) => {
 			sent = response;
@@ -86,10 +93,10 @@ async function respondedWith(items: INodeExecutionData[]): Promise<IN8nHttpFullR
 }
 
 /** From the call to the answer the caller gets; the answer's body and type. */
-async function answerTo(call: Call): Promise<{ body: string; contentType: string }> {
+async function answerTo(call: Call, format: AnswerFormat = 'sameAsCall'): Promise<{ body: string; contentType: string }> {
 	const trigger = await triggerItems(call);
 	if (trigger.items === undefined) return { body: trigger.body ?? '', contentType: `refused: ${trigger.body ?? ''}`.slice(0, 300) };
-	const answer = await respondedWith(trigger.items);
+	const answer = await respondedWith(trigger.items, format);
 	return { body: String(answer.body), contentType: String(answer.headers?.['content-type']) };
 }
 
@@ -181,12 +188,177 @@ const multipartFamily = fc
 		return { headers: { 'content-type': 'multipart/form-data; boundary=x', accept: shape.accept }, multipart: { data, files } };
 	});
 
+/**
+ * Every value an XML call carries (attribute values, the text of innermost elements) holds this
+ * letter once: the answer must hold it as often, wherever the writer had to rename or re-escape.
+ */
+const MARK = 'ʘ';
+
+/** An XML call: a root element in the "urn:records" namespace holding the event and `content`. */
+interface XmlCall {
+	contentType: string;
+	/** Namespace declarations on the root element, beside its own. */
+	declarations?: string;
+	/** The parts of the body after the event, generated until they fill the body. */
+	piece: (index: number) => string;
+}
+
+/** The call of `bytes` bytes that repeats `piece` after the event, and how many values it carries. */
+function xmlCallOf(shape: XmlCall, bytes: number): Call & { values: number } {
+	const open = `<?xml version="1.0" encoding="UTF-8"?>\r\n<r:webhook xmlns:r="urn:records"${shape.declarations ?? ''}><r:event>invoice.paid</r:event>`;
+	const close = '</r:webhook>';
+	const parts = [open];
+	let size = open.length + close.length;
+	for (let index = 0; size < bytes; index++) {
+		const piece = shape.piece(index);
+		parts.push(piece);
+		size += piece.length;
+	}
+	parts.push(close);
+	const text = parts.join('');
+	return { headers: { 'content-type': shape.contentType }, rawBody: Buffer.from(text), values: text.split(MARK).length - 1 };
+}
+
+/** A body of the family with its shape, which a failure prints (the counterexample, beside the seed). */
+function shown<S, C>(shape: S, bodyAt: (bytes: number) => C): ((bytes: number) => C) & { [fc.toStringMethod]: () => string } {
+	return Object.assign(bodyAt, { [fc.toStringMethod]: () => fc.stringify(shape) });
+}
+
+const xmlContentType = fc.constantFrom('application/xml', 'text/xml; charset=utf-8', 'application/soap+xml');
+
+/** `count` copies of `unit(index)`, joined. */
+const repeated = (count: number, unit: (index: number) => string) => Array.from({ length: count }, (_, index) => unit(index)).join('');
+
+/**
+ * Many namespace declarations on the root, and elements below it (nested, each with an attribute)
+ * that use the prefixes, prefixes never declared, the default namespace, or declare a prefix again.
+ */
+const xmlDeclarationsFamily = fc
+	.record({
+		declarationShare: fc.double({ min: 0.2, max: 0.8, noNaN: true }),
+		names: fc.constantFrom('declared prefixes', 'undeclared prefixes', 'default namespace', 'a prefix declared again on each element'),
+		depth: fc.integer({ min: 1, max: 40 }),
+		contentType: xmlContentType,
+	})
+	.map((shape) => shown(shape, (bytes: number) => {
+		const declarations = countFor(bytes * shape.declarationShare, 30);
+		const element = (index: number, level: number) => {
+			const prefix = `p${(index * 7 + level) % declarations}`;
+			switch (shape.names) {
+				case 'declared prefixes':
+					return { tag: `${prefix}:item`, attributes: ` ${prefix}:id="${MARK}${index}"` };
+				case 'undeclared prefixes':
+					return { tag: `u${index % 97}:item`, attributes: ` u${level}:id="${MARK}${index}"` };
+				case 'default namespace':
+					return { tag: 'item', attributes: ` xmlns="urn:records:default${level}" id="${MARK}${index}"` };
+				case 'a prefix declared again on each element':
+					return { tag: `${prefix}:item`, attributes: ` xmlns:${prefix}="urn:records:again${index}" ${prefix}:id="${MARK}${index}"` };
+			}
+		};
+		return xmlCallOf(
+			{
+				contentType: shape.contentType,
+				declarations: repeated(declarations, (index) => ` xmlns:p${index}="urn:records:p${index}"`),
+				piece: (index) => {
+					const chain = Array.from({ length: shape.depth }, (_, level) => element(index, level));
+					return `${chain.map(({ tag, attributes }) => `<${tag}${attributes}>`).join('')}${MARK}${chain
+						.reverse()
+						.map(({ tag }) => `</${tag}>`)
+						.join('')}`;
+				},
+			},
+			bytes,
+		);
+	}));
+
+/**
+ * Attribute names the writer must rename and that collide once renamed: names that differ only in
+ * ":" and "_" (an undeclared prefix's ":" becomes "_"), or one local name under many prefixes bound
+ * to one namespace (one name to a namespace-aware parser); all on one element, or a few on each.
+ * Element names that differ only in ":" and "_" too.
+ */
+const xmlCollidingNamesFamily = fc
+	.record({
+		collision: fc.constantFrom('":" and "_"', 'one namespace under many prefixes'),
+		perElement: fc.oneof(fc.constant('all'), fc.integer({ min: 2, max: 64 })),
+		elementNames: fc.constantFrom('plain', 'colliding'),
+		contentType: xmlContentType,
+	})
+	.map((shape) => shown(shape, (bytes: number) => {
+		// Each attribute costs about 40 bytes with its share of a declaration; the one element of
+		// "all" holds them all.
+		const attributes = countFor(bytes, 40);
+		const perElement = shape.perElement === 'all' ? attributes : shape.perElement;
+		const manyPrefixes = shape.collision === 'one namespace under many prefixes';
+		const attributeName = (index: number) => (manyPrefixes ? `q${index}:a` : nthName('a', ':_', index, 16));
+		const tag = (index: number) => (shape.elementNames === 'plain' ? 'e' : nthName('e', ':_', index, 16));
+		return xmlCallOf(
+			{
+				contentType: shape.contentType,
+				declarations: manyPrefixes ? repeated(Math.min(perElement, attributes), (index) => ` xmlns:q${index}="urn:records:same"`) : '',
+				piece: (index) => `<${tag(index)}${repeated(perElement, (attribute) => ` ${attributeName(attribute)}="${MARK}"`)}/>`,
+			},
+			bytes,
+		);
+	}));
+
+/**
+ * Elements nested up to the deepest the trigger reads, with attributes, and values made of character
+ * references, entity references, CDATA and line ends that a parser changes (the writer must write
+ * each back so that it is read as sent).
+ */
+const xmlDeepFamily = fc
+	.record({
+		depth: fc.integer({ min: 2, max: 254 }),
+		reference: fc.constantFrom('&#13;', '&#9;&#10;', '&#x1F600;', '&amp;&lt;&gt;&quot;&apos;', '\r\n\t', 'č'),
+		cdata: fc.boolean(),
+		attributesPerElement: fc.integer({ min: 0, max: 8 }),
+		referencesPerValue: fc.integer({ min: 1, max: 32 }),
+		contentType: xmlContentType,
+	})
+	.map((shape) => shown(shape, (bytes: number) => {
+		const value = `${MARK}${shape.reference.repeat(shape.referencesPerValue)}`;
+		const text = shape.cdata ? `<![CDATA[${value}<&>]]>` : value;
+		const attributes = repeated(shape.attributesPerElement, (index) => ` a${index}="${value}"`);
+		const chain = `${repeated(shape.depth, (level) => `<d${level}${attributes}>`)}${text}${repeated(shape.depth, (level) => `</d${shape.depth - 1 - level}>`)}`;
+		return xmlCallOf({ contentType: shape.contentType, piece: () => chain }, bytes);
+	}));
+
+/** How many times MARK is in the values of an answer (attribute values and text, as a parser reads them). */
+function marksInAnswer(answer: { body: string; contentType: string }): number {
+	const marks = (text: string) => text.split(MARK).length - 1;
+	if (!answer.contentType.startsWith('application/xml')) {
+		let found = 0;
+		JSON.parse(answer.body, (_key, value: unknown) => {
+			if (typeof value === 'string') found += marks(value);
+			return value;
+		});
+		return found;
+	}
+	let found = 0;
+	const parser = new SaxesParser({ xmlns: true });
+	parser.on('error', (error) => {
+		throw error;
+	});
+	parser.on('opentag', (tag) => {
+		for (const attribute of Object.values(tag.attributes)) found += marks(attribute.value);
+	});
+	parser.on('text', (text) => (found += marks(text)));
+	parser.on('cdata', (text) => (found += marks(text)));
+	parser.write(answer.body).close();
+	return found;
+}
+
 /** Answers the call at n and at 4n; the growth of the CPU time and the answers. */
-async function growthOf(bodyAt: (bytes: number) => Call) {
+async function growthOf<C extends Call>(bodyAt: (bytes: number) => C, format: AnswerFormat = 'sameAsCall') {
 	const calls = { 1: bodyAt(BASE_BYTES), 4: bodyAt(4 * BASE_BYTES) };
 	const answers: Array<{ body: string; contentType: string }> = [];
-	const growth = await settledGrowth(async (scale) => answers.push(await answerTo(calls[scale])));
-	return { growth, answer: answers[answers.length - 1] };
+	const growth = await settledGrowth(async (scale) => answers.push(await answerTo(calls[scale], format)));
+	return { growth, answer: answers[answers.length - 1], call: calls[4] };
+}
+
+function expectLinear({ ratio, ms }: { ratio: number; ms: [number, number] }) {
+	expect(ratio <= MAX_GROWTH_AT_4N ? 'linear' : `${ratio.toFixed(1)}× the CPU time at 4n (${ms[0].toFixed(0)} ms → ${ms[1].toFixed(0)} ms)`).toBe('linear');
 }
 
 function expectAnswered(answer: { body: string; contentType: string }) {
@@ -207,10 +379,32 @@ describe('from a call to its answer through Respond to Call at its defaults, wor
 			fc.asyncProperty(family, async (bodyAt) => {
 				const { growth, answer } = await growthOf(bodyAt);
 				expectAnswered(answer);
-				const { ratio, ms } = growth;
-				expect(ratio <= MAX_GROWTH_AT_4N ? 'linear' : `${ratio.toFixed(1)}× the CPU time at 4n (${ms[0].toFixed(0)} ms → ${ms[1].toFixed(0)} ms)`).toBe('linear');
+				expectLinear(growth);
 			}),
 			SEEDED,
 		);
+	});
+
+	describe.each([
+		['as XML (the defaults: the call\'s format)', 'sameAsCall', 'application/xml'],
+		['as JSON (Format: JSON)', 'json', 'application/json'],
+	] as const)('XML calls, answered %s', (_answer, format, answerType) => {
+		it.each([
+			['many namespace declarations on the root', xmlDeclarationsFamily],
+			['attribute and element names that collide once renamed', xmlCollidingNamesFamily],
+			['deep nesting, many attributes, character references', xmlDeepFamily],
+		])('%s', async (_family, family) => {
+			await fc.assert(
+				fc.asyncProperty(family, async (bodyAt) => {
+					const { growth, answer, call } = await growthOf(bodyAt, format);
+					expect(answer.contentType.split(';')[0]).toBe(answerType);
+					expect(marksInAnswer(answer)).toBe(call.values);
+					expectLinear(growth);
+				}),
+				// A quadratic writer takes minutes to shrink at these sizes: the smallest counterexample
+				// found by then is reported.
+				{ ...SEEDED, interruptAfterTimeLimit: 150_000, markInterruptAsFailure: true },
+			);
+		});
 	});
 });
