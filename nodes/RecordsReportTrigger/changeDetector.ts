@@ -30,6 +30,7 @@ import {
 	type ReadRange,
 	type Step,
 } from './detection';
+import { TopBacklog, topSoFar } from './backlog';
 import { firstRunEdges } from './firstRunEdges';
 import { followColumns, movedNote } from './followColumns';
 import { FullRead, type FullReadOptions } from './fullRead';
@@ -106,16 +107,40 @@ export class ChangeDetector {
 	 * from the last of them). Otherwise the poll must fail without remembering anything.
 	 */
 	cutShort(budgetSeconds: number): boolean {
+		const soFar = this.firstRunSoFar();
+		if (soFar !== undefined) {
+			this.fallback = undefined;
+			this.beforeFull = undefined;
+			// At the Top, what it read is decided on instead of the full read: its memory is bounded still.
+			this.skippedFull = soFar.kind === 'edges';
+			this.finding = soFar;
+			this.step = undefined;
+			return true;
+		}
 		if (this.fallback !== undefined) {
 			this.decideOnFallback(budgetSeconds);
 			return true;
 		}
-		const finding = this.step instanceof EndCheck ? this.step.cutShort() : undefined;
+		const finding = this.step instanceof EndCheck || this.step instanceof TopBacklog ? this.step.cutShort() : undefined;
 		if (finding === undefined) return false;
 		// No time is left for a full read: it is due again at the next poll.
 		this.beforeFull = undefined;
 		this.found(finding);
 		return this.step === undefined;
+	}
+
+	/**
+	 * A first run under Emit All Current Rows in an ordered mode, cut short: what it read, to emit now
+	 * and go on from at the next poll (backlog.ts); undefined where that is not the case.
+	 */
+	private firstRunSoFar(): Finding | undefined {
+		const { settings, step } = this;
+		if (this.memory !== undefined || settings.firstRun !== 'emit' || !(step instanceof FullRead)) return undefined;
+		const read = step.soFar();
+		if (read === undefined) return undefined;
+		if (settings.position === 'end') return { kind: 'full', finder: read.finder, newRows: read.newRows };
+		if (settings.position === 'top' && this.fallback?.kind === 'edges') return topSoFar(this.fallback, { bases: read.finder.bases, newRows: read.newRows });
+		return undefined;
 	}
 
 	/** What the current read is, for the error of a poll whose time ran out. */
@@ -148,8 +173,10 @@ export class ChangeDetector {
 			else if (this.reason?.startsWith('the full check') === true) this.notes.push(fullCheckNote(emit.length));
 		} else if (finding.kind === 'past') {
 			emit = this.settings.identity === 'columns' ? this.newKeys(finding.added) : finding.added;
-			read = { added: finding.added };
+			if (finding.backlog !== undefined) emit = emit.concat(finding.backlog.rows);
+			read = { added: finding.added, backlog: finding.backlog };
 		} else if (finding.kind === 'edges') {
+			emit = finding.backlog?.rows ?? [];
 			read = { edges: finding };
 		} else {
 			throw new Error(`The change detector cannot decide on a finding "${finding.kind}"`);
@@ -168,11 +195,12 @@ export class ChangeDetector {
 		const ordered = settings.position !== 'anywhere';
 		const everyRow = remembersEveryRow(settings);
 		if (memory === undefined) {
-			if (!ordered || settings.firstRun === 'emit') return this.fullRead({});
+			if (!ordered || (settings.firstRun === 'emit' && settings.position === 'end')) return this.fullRead({});
 			// Only Remember Them: the report's edges are what later polls compare with; with a full check
-			// the whole report is read after them, and skipped where it does not fit.
+			// the whole report is read after them, and skipped where it does not fit. Emit All Current Rows
+			// At the Top reads them first too, for the rows it cannot read in time (backlog.ts).
 			const edges = this.edges();
-			if (!everyRow) return edges;
+			if (!everyRow && settings.firstRun === 'remember') return edges;
 			this.beforeFull = { why: undefined, atEdges: true };
 			return edges;
 		}
@@ -349,6 +377,11 @@ export class ChangeDetector {
 		if (finding.kind === 'readInFull') {
 			this.beforeFull = undefined;
 			this.step = this.memory === undefined ? this.readInFull(finding.reason) : this.fullStep(finding.reason);
+			return;
+		}
+		if (finding.kind === 'past' && finding.backlog === undefined && this.memory?.backlog !== undefined && this.settings.position === 'top') {
+			// The rows added at the top are known: now the rows a first run has still to emit (backlog.ts).
+			this.step = new TopBacklog(this.memory, finding.added);
 			return;
 		}
 		if (finding.kind === 'past' && this.memory?.rows !== undefined && this.settings.identity !== 'columns') {
