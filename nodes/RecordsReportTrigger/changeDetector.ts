@@ -7,10 +7,13 @@
  * `take()` page by page, then calls `endRange()`; when `next()` has nothing more to ask, `decide()`
  * tells the rows to emit and the memory to save. A poll whose time runs out asks `cutShort()`
  * whether what it read can be decided on (an ordered poll at the end: the next poll goes on from
- * there; an ordered mode's full read, a safety net: the read at the chosen end made before it);
+ * there; an ordered mode's full read, a safety net: the read at the chosen end made before it; an
+ * ordered mode's first run that emits all current rows: the rows read, the rest at the next polls);
  * otherwise the poll fails and nothing is remembered. The reads are steps (detection.ts):
  * a full read (fullRead.ts), the ordered modes' checks (orderedChecks.ts), the first run of a bounded
- * ordered mode (firstRunEdges.ts). The contract each mode keeps is written in
+ * ordered mode (firstRunEdges.ts), the rest of such a first run (backlog.ts). The columns rows are
+ * identified by are chosen in identityColumns.ts, the log's words in detectorNotes.ts, the memory
+ * saved in memoryAfterPoll.ts. The contract each mode keeps is written in
  * docs/report-trigger-contract.md and proven by the model tests beside this module's tests.
  *
  * A failed ordered check is a change the ordered mode does not promise to handle. With per-row memory
@@ -18,7 +21,6 @@
  * with DetectorError naming what changed and the way out, since it cannot tell new rows from old.
  */
 import type { ReportColumn, ReportRow } from '../shared/report/rows';
-import { describeColumns } from '../shared/report/rows';
 import {
 	baseOf,
 	ChangedDuringRead,
@@ -30,11 +32,13 @@ import {
 	type ReadRange,
 	type Step,
 } from './detection';
+import { TopBacklog, topSoFar } from './backlog';
 import { firstRunEdges } from './firstRunEdges';
-import { followColumns, movedNote } from './followColumns';
 import { FullRead, type FullReadOptions } from './fullRead';
+import { keyColumnIds, wholeRowIds } from './identityColumns';
 import { identityText, splitIdentities } from './identityText';
 import { type Memory, remembersEveryRow, WINDOW_ROWS } from './memory';
+import { acceptance, fullCheckNote, skippedNote } from './detectorNotes';
 import { memoryAfterPoll, type PollForMemory } from './memoryAfterPoll';
 import { EndCheck, TopEnd, windowLength } from './orderedChecks';
 import { RememberedRows } from './rememberedRows';
@@ -106,16 +110,40 @@ export class ChangeDetector {
 	 * from the last of them). Otherwise the poll must fail without remembering anything.
 	 */
 	cutShort(budgetSeconds: number): boolean {
+		const soFar = this.firstRunSoFar();
+		if (soFar !== undefined) {
+			this.fallback = undefined;
+			this.beforeFull = undefined;
+			// At the Top, what it read is decided on instead of the full read: its memory is bounded still.
+			this.skippedFull = soFar.kind === 'edges';
+			this.finding = soFar;
+			this.step = undefined;
+			return true;
+		}
 		if (this.fallback !== undefined) {
 			this.decideOnFallback(budgetSeconds);
 			return true;
 		}
-		const finding = this.step instanceof EndCheck ? this.step.cutShort() : undefined;
+		const finding = this.step instanceof EndCheck || this.step instanceof TopBacklog ? this.step.cutShort() : undefined;
 		if (finding === undefined) return false;
 		// No time is left for a full read: it is due again at the next poll.
 		this.beforeFull = undefined;
 		this.found(finding);
 		return this.step === undefined;
+	}
+
+	/**
+	 * A first run under Emit All Current Rows in an ordered mode, cut short: what it read, to emit now
+	 * and go on from at the next poll (backlog.ts); undefined where that is not the case.
+	 */
+	private firstRunSoFar(): Finding | undefined {
+		const { settings, step } = this;
+		if (this.memory !== undefined || settings.firstRun !== 'emit' || !(step instanceof FullRead)) return undefined;
+		const read = step.soFar();
+		if (read === undefined) return undefined;
+		if (settings.position === 'end') return { kind: 'full', finder: read.finder, newRows: read.newRows };
+		if (settings.position === 'top' && this.fallback?.kind === 'edges') return topSoFar(this.fallback, { bases: read.finder.bases, newRows: read.newRows });
+		return undefined;
 	}
 
 	/** What the current read is, for the error of a poll whose time ran out. */
@@ -148,8 +176,10 @@ export class ChangeDetector {
 			else if (this.reason?.startsWith('the full check') === true) this.notes.push(fullCheckNote(emit.length));
 		} else if (finding.kind === 'past') {
 			emit = this.settings.identity === 'columns' ? this.newKeys(finding.added) : finding.added;
-			read = { added: finding.added };
+			if (finding.backlog !== undefined) emit = emit.concat(finding.backlog.rows);
+			read = { added: finding.added, backlog: finding.backlog };
 		} else if (finding.kind === 'edges') {
+			emit = finding.backlog?.rows ?? [];
 			read = { edges: finding };
 		} else {
 			throw new Error(`The change detector cannot decide on a finding "${finding.kind}"`);
@@ -168,11 +198,12 @@ export class ChangeDetector {
 		const ordered = settings.position !== 'anywhere';
 		const everyRow = remembersEveryRow(settings);
 		if (memory === undefined) {
-			if (!ordered || settings.firstRun === 'emit') return this.fullRead({});
+			if (!ordered || (settings.firstRun === 'emit' && settings.position === 'end')) return this.fullRead({});
 			// Only Remember Them: the report's edges are what later polls compare with; with a full check
-			// the whole report is read after them, and skipped where it does not fit.
+			// the whole report is read after them, and skipped where it does not fit. Emit All Current Rows
+			// At the Top reads them first too, for the rows it cannot read in time (backlog.ts).
 			const edges = this.edges();
-			if (!everyRow) return edges;
+			if (!everyRow && settings.firstRun === 'remember') return edges;
 			this.beforeFull = { why: undefined, atEdges: true };
 			return edges;
 		}
@@ -234,17 +265,8 @@ export class ChangeDetector {
 		this.skippedFull = true;
 		this.step = undefined;
 		this.finding = finding;
-		const time = `the whole report could not be read in the time n8n gives one poll (${budgetSeconds} s)`;
-		const again = this.settings.fullCheckEvery > 0 ? `; a full read is tried again in ${this.settings.fullCheckEvery} polls` : '';
-		const end = this.settings.position === 'top' ? 'top' : 'end';
-		if (finding.kind === 'edges' && this.memory !== undefined) {
-			this.notes.push(
-				`new rows cannot be told from old ones without a full read (${this.fallbackWhy ?? 'the remembered rows cannot be checked'}), and ${time}. This poll takes the report as it is at the ${end}: its rows count as emitted (rows added since the last poll that read it cannot be told from old rows and were not emitted; look for them in the report); every row added from now on is emitted${again}`,
-			);
-			return;
-		}
-		const what = finding.kind === 'past' ? `the rows past those remembered at the ${end} are emitted, as New Rows Appear says` : `the rows at the ${end} are remembered`;
-		this.notes.push(`the full check was skipped: ${time}; ${what}${again}`);
+		const { fullCheckEvery, position } = this.settings;
+		this.notes.push(skippedNote({ kind: finding.kind, remembered: this.memory !== undefined, why: this.fallbackWhy, budgetSeconds, fullCheckEvery, end: position === 'top' ? 'top' : 'end' }));
 	}
 
 	/**
@@ -260,61 +282,12 @@ export class ChangeDetector {
 			}
 			return this.columns;
 		}
-		const ids = this.settings.identity === 'columns' ? this.keyColumnIds(columns) : this.wholeRowIds(columns);
+		const chosen = this.settings.identity === 'columns' ? keyColumnIds(this.memory, this.settings, columns) : wholeRowIds(this.memory, this.settings.report, columns);
+		this.notes.push(...chosen.notes);
+		if (chosen.startOver === true) this.startOver();
+		const { ids } = chosen;
 		this.names = ids.map((id) => nameById.get(id) ?? '');
 		return (this.columns = ids);
-	}
-
-	/** The key columns: the remembered ones while Key Columns is unchanged, else as the parameter names them. */
-	private keyColumnIds(columns: readonly ReportColumn[]): string[] {
-		const { memory, settings } = this;
-		if (memory !== undefined && memory.keys !== undefined && sameList(memory.keys, settings.keyReferences ?? [])) {
-			const followed = followColumns(memory, columns);
-			const present = new Set(columns.map((column) => column.id));
-			if (!('conflict' in followed) && followed.ids.every((id) => present.has(id))) {
-				if (followed.moved.length > 0) this.notes.push(`${movedNote(followed.moved)}; Key Columns stay the columns they named when the trigger last saved`);
-				return followed.ids;
-			}
-		}
-		const keys = settings.keyColumns(columns);
-		if (memory === undefined || sameList(memory.columns, keys)) return keys;
-		// Other ids: the same columns, where their ids moved, or other Key Columns (the trigger starts over).
-		const followed = followColumns(memory, columns);
-		if ('conflict' in followed || followed.moved.length === 0 || !sameList(followed.ids, keys)) {
-			this.startOver();
-			return keys;
-		}
-		this.notes.push(movedNote(followed.moved));
-		return keys;
-	}
-
-	/** Whole Row: every column on a first run; else the remembered columns, followed by name where their ids moved. */
-	private wholeRowIds(columns: readonly ReportColumn[]): string[] {
-		const ids = columns.map((column) => column.id);
-		const memory = this.memory;
-		if (memory === undefined || memory.columns.length === 0) return ids;
-		const followed = followColumns(memory, columns);
-		if ('conflict' in followed) {
-			throw new DetectorError(
-				`Report "${this.settings.report}" changed its columns so that the columns its rows were remembered by cannot be found: ${followed.conflict}`,
-				`With Row Identity "Whole Row" a row is remembered by all its cells, so the trigger cannot tell new rows from old without those columns. Nothing was emitted. If the columns were only renamed, name them as they were. To go on otherwise, choose Row Identity "Key Columns" with a column that identifies a row (e.g. a transaction ID): the next poll is a first run, and On First Run decides what it emits. The report's columns now: ${describeColumns(columns) || 'none'}.`,
-			);
-		}
-		if (followed.moved.length > 0) this.notes.push(movedNote(followed.moved));
-		const missing = followed.ids.filter((id) => !ids.includes(id));
-		if (missing.length > 0) {
-			throw new DetectorError(
-				`Report "${this.settings.report}" no longer has the column${missing.length > 1 ? 's' : ''} ${missing.map((id) => `"${id}"`).join(', ')} that its rows were remembered by`,
-				`With Row Identity "Whole Row" a row is remembered by all its cells, so after a column is removed no row can be matched with what was remembered, and the trigger cannot tell new rows from old. Nothing was emitted. To go on, choose Row Identity "Key Columns" with a column that identifies a row (e.g. a transaction ID): the next poll is a first run, and On First Run decides what it emits. The report's columns now: ${describeColumns(columns) || 'none'}.`,
-			);
-		}
-		if (ids.length !== followed.ids.length || ids.some((id, index) => id !== followed.ids[index])) {
-			this.notes.push(
-				`the report's columns changed (now ${ids.length}, ${followed.ids.length} remembered); rows are still identified by the ${followed.ids.length} remembered columns`,
-			);
-		}
-		// A copy: the stored memory is n8n's observable static data, slow to read row after row.
-		return [...followed.ids];
 	}
 
 	/** A full read compared with every remembered row (none on a first run), and why. */
@@ -349,6 +322,11 @@ export class ChangeDetector {
 		if (finding.kind === 'readInFull') {
 			this.beforeFull = undefined;
 			this.step = this.memory === undefined ? this.readInFull(finding.reason) : this.fullStep(finding.reason);
+			return;
+		}
+		if (finding.kind === 'past' && finding.backlog === undefined && this.memory?.backlog !== undefined && this.settings.position === 'top') {
+			// The rows added at the top are known: now the rows a first run has still to emit (backlog.ts).
+			this.step = new TopBacklog(this.memory, finding.added);
 			return;
 		}
 		if (finding.kind === 'past' && this.memory?.rows !== undefined && this.settings.identity !== 'columns') {
@@ -408,17 +386,4 @@ export class ChangeDetector {
 		this.keyFinder = finder;
 		return added.filter((row) => finder.visit(row));
 	}
-}
-
-/** The log's words for a poll that took the report as it is (see wayOut.ts). */
-function acceptance(reason: string, rows: number): string {
-	return `New Rows Appear or Full Check Every changed, and the rows remembered before cannot be found where they must be (${reason}); this poll takes the report as it is: its ${rows} rows count as emitted (rows added since the last poll that read it cannot be told from old rows among them and were not emitted); every row added from now on is emitted`;
-}
-
-const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((entry, i) => entry === b[i]);
-
-function fullCheckNote(missed: number): string {
-	return missed === 0
-		? 'full check: every row of the report was emitted before; the ordered polls missed nothing'
-		: `full check: ${missed} rows had not been emitted (rows added elsewhere than New Rows Appear says); they are emitted now`;
 }

@@ -79,10 +79,22 @@ export class ChangedDuringRead extends Error {}
  */
 export type Finding =
 	| { kind: 'full'; finder: NewRowFinder; newRows: ReportRow[]; unsure?: string }
-	| { kind: 'past'; added: ReportRow[] }
-	| { kind: 'edges'; count: number; window: string[]; far: string | undefined }
+	| { kind: 'past'; added: ReportRow[]; backlog?: Backlog }
+	| { kind: 'edges'; count: number; window: string[]; far: string | undefined; backlog?: Backlog }
 	| { kind: 'failed'; reason: string }
 	| { kind: 'readInFull'; reason: string };
+
+/**
+ * At the Top, the part of a first run's backlog a poll read (Emit All Current Rows on a report too
+ * large to read in one poll, see backlog.ts): its rows, emitted after the rows added at the top; the
+ * rows at the bottom of the report that are `left` to emit, and the base identity of the row right
+ * above them (`after`: the last row emitted).
+ */
+export interface Backlog {
+	rows: ReportRow[];
+	left: number;
+	after: string | undefined;
+}
 
 export interface Step {
 	readonly range: ReadRange;

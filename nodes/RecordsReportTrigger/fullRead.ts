@@ -52,12 +52,21 @@ export class FullRead implements Step {
 		return undefined;
 	}
 
+	/**
+	 * A read with no memory to compare with, cut short: the identities of the rows read so far and the
+	 * new ones among them (backlog.ts); undefined before any row.
+	 */
+	soFar(): { finder: NewRowFinder; newRows: ReportRow[] } | undefined {
+		if (this.finder === undefined || this.finder.bases.length === 0 || this.boundary !== undefined) return undefined;
+		return { finder: this.finder, newRows: this.newRows };
+	}
+
 	end(): Step | Finding {
 		const finder = this.finder ?? new NewRowFinder([], this.byKey, this.known);
 		if (this.boundary === undefined) return { kind: 'full', finder, newRows: this.newRows };
 		const judged = this.boundary.judge(finder.bases);
 		if ('reason' in judged) return { kind: 'full', finder, newRows: [], unsure: judged.reason };
-		if ('above' in judged) return new RowsAbove(finder, this.bounded!, judged.above, this.byKey);
+		if ('above' in judged) return new RowsAbove(finder, this.bounded!, judged.above, this.byKey, judged.backlog);
 		return { kind: 'full', finder, newRows: this.byKey ? newKeys(judged.added, 'end', finder) : judged.added };
 	}
 }
@@ -76,6 +85,8 @@ class RowsAbove implements Step {
 		private readonly bounded: Memory,
 		private readonly above: number,
 		private readonly byKey: boolean,
+		/** The rows at the bottom a first run had still to emit (backlog.ts). */
+		private readonly backlog: ReportRow[],
 	) {
 		this.range = { start: 0, maxRows: above + windowLength(bounded) };
 	}
@@ -90,7 +101,7 @@ class RowsAbove implements Step {
 			return { kind: 'failed', reason: `rows were added at the top while the report was read (the rows remembered there no longer stand below ${this.above} rows)` };
 		}
 		const added = this.read.rows.slice(0, this.above);
-		return { kind: 'full', finder: this.finder, newRows: this.byKey ? newKeys(added, 'top', this.finder) : added };
+		return { kind: 'full', finder: this.finder, newRows: [...(this.byKey ? newKeys(added, 'top', this.finder) : added), ...this.backlog] };
 	}
 }
 

@@ -13,6 +13,7 @@
  * line count up `generation`, and name the process that saved (`writer`). The guard (pollGuard.ts)
  * tells an older memory from a newer one by them.
  */
+import { IDENTITY_LENGTH } from '../shared/report/rows';
 import { isIdentities } from './identityText';
 import { RememberedRows } from './rememberedRows';
 
@@ -60,6 +61,14 @@ export interface Memory {
 	 * (followColumns.ts). Memories saved before names were kept have none; the next save adds them.
 	 */
 	names?: string[];
+	/**
+	 * At the Top, a first run under Emit All Current Rows on a report too large to read in one poll:
+	 * the rows at the bottom of the report (the last `backlog` of `count`) not emitted yet, and the
+	 * base identity of the row right above them, the last one emitted (backlog.ts). Each poll emits
+	 * more of them, in report order, after the rows added at the top.
+	 */
+	backlog?: number;
+	backlogAfter?: string;
 	/** Key Columns as the parameter gave them when the memory was saved (Row Identity "Key Columns"). */
 	keys?: string[];
 }
@@ -93,9 +102,13 @@ export function readMemory(stored: unknown): Memory | undefined {
 		(memory.rows === undefined || RememberedRows.isStored(memory.rows)) &&
 		(memory.window === undefined || isIdentities(memory.window)) &&
 		(memory.names === undefined || isTexts(memory.names, memory.columns.length)) &&
-		(memory.keys === undefined || isTexts(memory.keys));
+		(memory.keys === undefined || isTexts(memory.keys)) &&
+		(memory.backlog === undefined || (Number.isInteger(memory.backlog) && memory.backlog > 0 && isIdentity(memory.backlogAfter)));
 	return valid ? (memory as Memory) : undefined;
 }
+
+/** Whether a stored value is one row identity. */
+const isIdentity = (value: unknown): value is string => isIdentities(value) && value.length === IDENTITY_LENGTH;
 
 /** Whether a stored value is a list of texts (of `length` texts, where given). */
 function isTexts(value: unknown, length?: number): value is string[] {

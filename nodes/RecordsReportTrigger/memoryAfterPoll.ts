@@ -4,7 +4,7 @@
  * no n8n imports.
  */
 import type { ReportRow } from '../shared/report/rows';
-import { baseOf, type DetectorSettings } from './detection';
+import { type Backlog, baseOf, type DetectorSettings } from './detection';
 import type { IdentityList } from './identities';
 import { joinIdentities, splitIdentities } from './identityText';
 import { type Memory, MEMORY_VERSION, remembersEveryRow, WINDOW_ROWS } from './memory';
@@ -25,7 +25,10 @@ export interface PollForMemory {
 	 * not), or what a first run of a bounded ordered mode found at the report's edges (the row count,
 	 * the window, the far row).
 	 */
-	read: { finder: NewRowFinder } | { added: ReportRow[] } | { edges: { count: number; window: string[]; far: string | undefined } };
+	read:
+		| { finder: NewRowFinder }
+		| { added: ReportRow[]; backlog?: Backlog }
+		| { edges: { count: number; window: string[]; far: string | undefined; backlog?: Backlog } };
 	/** The names of `columns`, in their order. */
 	names?: string[];
 	/** Whether the poll's full read did not fit its time: the full check counts again from this poll. */
@@ -65,6 +68,7 @@ export function memoryAfterPoll({ settings, previous, remembered, columns, read,
 		memory.count = read.edges.count;
 		reportBases = read.edges.window;
 		far = read.edges.far;
+		keepBacklog(memory, read.edges.backlog);
 	} else {
 		const base = previous!;
 		const added = read.added.map((row) => baseOf(row, memory.columns));
@@ -73,6 +77,7 @@ export function memoryAfterPoll({ settings, previous, remembered, columns, read,
 		const window = splitIdentities(base.window);
 		reportBases = end ? window.concat(added) : [...added, ...window];
 		far = base.far;
+		keepBacklog(memory, read.backlog ?? (base.backlog === undefined ? undefined : { rows: [], left: base.backlog, after: base.backlogAfter }));
 		if (base.rows !== undefined && everyRow) memory.rows = rowsAfterOrdered(settings, base, remembered, memory.columns, read.added);
 	}
 	if (skippedFull) {
@@ -84,6 +89,13 @@ export function memoryAfterPoll({ settings, previous, remembered, columns, read,
 		memory.far = far;
 	}
 	return memory;
+}
+
+/** At the Top, the rows a first run has still to emit, where there are any (backlog.ts). */
+function keepBacklog(memory: Memory, backlog: Backlog | undefined): void {
+	if (backlog === undefined || backlog.left <= 0 || backlog.after === undefined) return;
+	memory.backlog = backlog.left;
+	memory.backlogAfter = backlog.after;
 }
 
 /** The texts of identities `from` to `to` of a list (within it). */

@@ -153,16 +153,24 @@ class TopWindow implements Step {
 export class BoundaryInFullRead {
 	private readonly kept: ReportRow[] = [];
 	private index = 0;
+	/** At the Top, where the rows a first run had still to emit begin, were no rows added above (backlog.ts). */
+	private readonly backlogFrom: number | undefined;
 
-	constructor(readonly memory: Memory) {}
+	constructor(readonly memory: Memory) {
+		this.backlogFrom = memory.position === 'top' && memory.backlog !== undefined ? memory.count - memory.backlog : undefined;
+	}
 
 	visit(row: ReportRow): void {
 		if (this.memory.position === 'end' && this.index >= this.memory.count) this.kept.push(row);
+		else if (this.backlogFrom !== undefined && this.index >= this.backlogFrom) this.kept.push(row);
 		this.index++;
 	}
 
-	/** Once every row was read: the rows past the boundary, how many stand above it, or why it is not where it must be. */
-	judge(bases: IdentityList): { added: ReportRow[] } | { above: number } | { reason: string } {
+	/**
+	 * Once every row was read: the rows past the boundary, how many stand above it (with the rows a
+	 * first run had still to emit at the bottom), or why it is not where it must be.
+	 */
+	judge(bases: IdentityList): { added: ReportRow[] } | { above: number; backlog: ReportRow[] } | { reason: string } {
 		const { memory } = this;
 		const length = windowLength(memory);
 		if (memory.position === 'end') {
@@ -170,7 +178,7 @@ export class BoundaryInFullRead {
 			return { reason: `the ${length} rows remembered last are no longer rows ${memory.count - length + 1}–${memory.count}` };
 		}
 		const above = bases.length - memory.count;
-		if (above >= 0 && windowAt(bases, memory.window!, above) && baseAt(bases, bases.length - 1) === memory.far) return { above };
+		if (above >= 0 && windowAt(bases, memory.window!, above) && baseAt(bases, bases.length - 1) === memory.far) return { above, backlog: this.kept.slice(above) };
 		return { reason: 'the rows remembered at the top and the row remembered last no longer stand where they stood' };
 	}
 }

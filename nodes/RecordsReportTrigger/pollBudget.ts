@@ -7,8 +7,9 @@
  * that says which setting to change, nothing emitted and nothing remembered, and the next poll reads
  * again from the start. The exceptions decide on what was read at the end where new rows appear
  * (changeDetector.ts, `cutShort`): an ordered poll at the end of the report emits the new rows it
- * read and leaves the rest to the next poll, and in an ordered mode a full read that does not fit is
- * skipped for the ordered read made before it.
+ * read and leaves the rest to the next poll, in an ordered mode a full read that does not fit is
+ * skipped for the ordered read made before it, and an ordered mode's first run that emits all current
+ * rows emits those it read and leaves the rest to the next polls (backlog.ts).
  */
 import type { INode, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';

@@ -63,6 +63,7 @@ export function firstRunNote(
 	decision: Decision,
 	stored: Memory | undefined,
 	why: { forget?: string; renamedFrom?: string },
+	cutShort = false,
 ): { warn: boolean; text: string } | undefined {
 	if (!decision.firstRun) return undefined;
 	const reason =
@@ -71,9 +72,11 @@ export function firstRunNote(
 	const what =
 		poll.firstRun === 'remember'
 			? `On First Run "Only Remember Them": the ${decision.memory.count} rows in the report now count as emitted, and rows added from now on are emitted`
-			: `On First Run "Emit All Current Rows": the ${decision.emit.length} rows in the report are emitted`;
+			: cutShort
+				? `On First Run "Emit All Current Rows": the report could not be read whole in the time n8n gives one poll, so its first ${decision.emit.length} rows are emitted now, and the next polls emit the rest from where this one stopped (with the rows added meanwhile), each row once`
+				: `On First Run "Emit All Current Rows": the ${decision.emit.length} rows in the report are emitted`;
 	return {
-		warn: reason !== undefined,
+		warn: reason !== undefined || (cutShort && poll.firstRun === 'emit'),
 		text: reason === undefined ? `a first run. ${what}.` : `a first run: the trigger starts over, since ${reason}. ${what}.`,
 	};
 }

@@ -137,7 +137,9 @@ async function runDetector(
 				tally.seen += seenPage(page.offset, page.rows);
 				sample?.take(page.rows);
 				const verdict = await takeInSlices(detector, page);
-				if (verdict === undefined && budget.exhausted) outOfTime = true;
+				// Every answer is timed, also the last of a range (a one-row probe), or the next seems slow.
+				const late = budget.exhausted;
+				if (verdict === undefined && late) outOfTime = true;
 				return outOfTime ? 'stop' : verdict;
 			},
 		});

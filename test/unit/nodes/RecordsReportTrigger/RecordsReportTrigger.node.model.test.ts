@@ -10,23 +10,27 @@
  * A history holds: rows added where the trigger's mode says new rows appear (copies of other rows
  * too: identical rows, at page boundaries as often as not); polls, each with n8n's time budget or
  * none, on a virtual clock that every request advances, against a service whose paging the history
- * chooses (pages capped silently by rows or bytes, a hard maximum on `limit`, offsets past the end
- * answered with errors); edits of the trigger between polls, each followed by the poll n8n makes when it
+ * chooses (pages capped silently by rows or bytes, a hard maximum on `limit` refused with 400, 413,
+ * 422 or a 200 and an error object, a depth window that refuses any request reaching past it, offsets
+ * past the end answered with errors), with a Page Size of the node's choosing or fixed, also above
+ * the service's maximum; edits of the trigger between polls, each followed by the poll n8n makes when it
  * activates the edited trigger (another report, another Row Identity, New Rows Appear, Full Check
  * Every, a renamed node, renamed back, deactivated and activated); and polls handed an older copy of
  * the memory. The oracle (reportOracle.ts) judges every stretch of polls of one memory: each new row
- * emitted exactly once by the end, no errors but the budget's named one, a first run that only
- * remembers never emitting, and an older memory never emitted from.
+ * emitted exactly once by the end, no errors but those the contract names where it names them (the
+ * budget's; a fixed Page Size above what the service serves; a report as deep as the service's depth
+ * window or deeper, which must fail naming it, never read short), a first run that only remembers
+ * never emitting, and an older memory never emitted from.
  *
- * Seeded and shrinking: a failure prints its seed and the smallest history found; replay it with
- * FC_SEED=<seed> (and FC_PATH). FC_NUM_RUNS sets how many histories each property tries.
+ * Seeded and shrinking: a failure prints its seed, the smallest history found and the command that
+ * replays it (FC_SEED=<seed> FC_PATH=<path>). FC_NUM_RUNS sets how many histories each property tries.
  */
 import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { type Change, ModelReport, type Position } from './reportModel';
 import { Epoch, raise } from './reportOracle';
-import { byId, type ReportTable, type ServiceRules, VirtualService, VirtualTrigger } from './virtualService';
+import { byId, type Refusal, type ReportTable, type ServiceRules, VirtualService, VirtualTrigger } from './virtualService';
 
 // A small window, so that reports of a few dozen rows are longer than it.
 jest.mock('../../../../nodes/RecordsReportTrigger/memory', () => ({ ...jest.requireActual('../../../../nodes/RecordsReportTrigger/memory'), WINDOW_ROWS: 4 }));
@@ -53,6 +57,15 @@ const NUM_RUNS = Number(process.env.FC_NUM_RUNS ?? 2_500);
 const SEED = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
 const PATH = process.env.FC_PATH;
 const runs = { numRuns: NUM_RUNS, seed: SEED, path: PATH };
+
+/** fc.assert, whose failure also says how to replay it. */
+async function assertReplayable<T>(property: fc.IAsyncProperty<T>, parameters: fc.Parameters<T>): Promise<void> {
+	const details = await fc.check(property, parameters);
+	if (!details.failed) return;
+	const replay = `Replay: FC_SEED=${details.seed} FC_PATH=${details.counterexamplePath ?? ''} npx jest ${__filename.replace(/^.*?(test\/unit\/)/, '$1')}`;
+	const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+	throw new Error(`${fc.defaultReportMessage(details)}\n${cause}\n${replay}`);
+}
 
 jest.setTimeout(600_000);
 
@@ -95,6 +108,8 @@ interface History {
 	fullCheckEvery: number;
 	/** Page Size: fixed (small: many page boundaries), or chosen by the node. */
 	pageSize?: number;
+	/** Whether a fixed Page Size above what the service serves is lowered to it (else: the error naming it). */
+	fitPageSize: boolean;
 	service: ServiceRules;
 	steps: Step[];
 	/** The last polls, each after a row added at the chosen end: with a budget for the ordered read; whether the column ids move before it. */
@@ -153,12 +168,20 @@ const steps = (any: boolean): fc.Arbitrary<Step[]> =>
 		{ maxLength: 30 },
 	);
 
-/** How the service pages: as the guide says, or with the limits services unlike it have. */
+const refusals = fc.constantFrom<Refusal>(400, 413, 422, 'errorObject');
+
+/** How the service pages: as the guide says, or with the limits services unlike it have, in any combination. */
 const service: fc.Arbitrary<ServiceRules> = fc.record({
 	latencyMs: fc.integer({ min: 50, max: 400 }),
 	rowCap: fc.option(fc.integer({ min: 1, max: 6 }), { nil: undefined }),
 	byteCap: fc.option(fc.integer({ min: 40, max: 200 }), { nil: undefined }),
-	maxLimit: fc.option(fc.integer({ min: 2, max: 8 }), { nil: undefined }),
+	// Below a fixed Page Size, or below the node's first pages (1,000 rows, and the guide's 100).
+	maxLimit: fc.option(fc.oneof(fc.integer({ min: 2, max: 8 }), fc.integer({ min: 100, max: 1_500 })), { nil: undefined }),
+	overLimit: refusals,
+	// One service in four, within the reports' sizes (a few dozen rows): reports grow past it, some start past it.
+	depthLimit: fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 3, max: 40 }) }),
+	// As search back ends answer a request past their result window: 400 or 422, or an error object.
+	deepAnswer: fc.constantFrom<Refusal>(400, 422, 'errorObject'),
 	pastEnd: fc.constantFrom<ServiceRules['pastEnd']>('empty', 400, 404, 'errorObject'),
 });
 
@@ -173,16 +196,31 @@ const history = (any: boolean): fc.Arbitrary<History> =>
 		firstRun: fc.constantFrom<'remember' | 'emit'>('remember', 'emit'),
 		fullCheckEvery: fc.constantFrom(0, 0, 3),
 		pageSize: fc.option(fc.integer({ min: 1, max: 7 }), { nil: undefined, freq: 4 }),
+		fitPageSize: fc.integer({ min: 0, max: 3 }).map((n) => n > 0),
 		service,
 		steps: steps(any),
 		tight: fc.array(fc.integer({ min: 0, max: 4 }).map((n) => n === 0), { maxLength: 4 }),
 	})
-		// A service refusing a `limit` below the guide's 100 needs a Page Size within its maximum: the node
-		// falls back to 100 rows, and a refusal of that is the service's error, named by the contract.
+		// A service refusing every `limit` from the guide's 100 on (a maximum or a depth window below it)
+		// needs a Page Size set within it: the node's own pages fall back to 100 rows, no lower, and a
+		// refusal of those is the service's error. A fixed Page Size above it is lowered to it, or (one in
+		// four) stays: an error naming it.
 		.map((h) => {
-			const { maxLimit } = h.service;
-			return maxLimit !== undefined && (h.pageSize === undefined || h.pageSize > maxLimit) ? { ...h, pageSize: maxLimit } : h;
+			const below = Math.min(h.service.maxLimit ?? Infinity, h.service.depthLimit ?? Infinity);
+			if (h.pageSize === undefined) return below < 100 ? { ...h, pageSize: Math.min(below, 7) } : h;
+			return h.fitPageSize && h.pageSize > below ? { ...h, pageSize: below } : h;
 		});
+
+/**
+ * The errors the contract names for the service's limits: a fixed Page Size above what it serves at
+ * the first row, and a report as deep as its depth window or deeper (`deepest`: the most rows the
+ * report had during the poll), which must fail naming the row past which it cannot be read.
+ */
+function limitError(h: History, message: string, deepest: number): boolean {
+	const { maxLimit = Infinity, depthLimit = Infinity } = h.service;
+	if (h.pageSize !== undefined && h.pageSize > Math.min(maxLimit, depthLimit) && /The service refused a page of \d+ rows/.test(message)) return true;
+	return deepest >= depthLimit && /cannot be read past row \d+: the service refuses to serve rows beyond it/.test(message);
+}
 
 // ---- Running a history -------------------------------------------------------------------------
 
@@ -317,15 +355,21 @@ class Run {
 	}
 
 	/** One poll; what it emitted, or its error. */
-	async poll(budgetMs: number | undefined, during: Array<{ afterRequest: number; change: Changed }> = [], stale?: IDataObject): Promise<{ emitted: number; error?: string }> {
+	async poll(
+		budgetMs: number | undefined,
+		during: Array<{ afterRequest: number; change: Changed }> = [],
+		stale?: IDataObject,
+	): Promise<{ emitted: number; error?: string; limited?: boolean }> {
 		this.parameters();
 		this.trigger.budgetMs = budgetMs;
 		const from = this.goesOnFrom();
 		const first = this.service.requests;
 		let lastServed: Map<string, number> | undefined;
 		let changedDuring = false;
+		let deepest = this.model.rows.length;
 		this.service.afterAnswer = (request) => {
 			lastServed = this.model.counts(this.byKey);
+			deepest = Math.max(deepest, this.model.rows.length);
 			// Identical rows can hide a change between the ranges of an ordered poll (the contract's limit).
 			if (this.position !== 'anywhere' && !this.distinct()) return;
 			for (const change of during) {
@@ -349,8 +393,10 @@ class Run {
 			return { emitted: 0 };
 		}
 		if (result.error !== undefined) {
-			// The one error a poll may end with here: its time ran out (nothing emitted or remembered).
+			// The errors a poll may end with here: its time ran out (nothing emitted or remembered), or a
+			// limit of the service the contract names.
 			if (budgetMs !== undefined && /could not be read within the time|changed while it was being read/.test(result.error.message)) return { emitted: 0, error: result.error.message };
+			if (limitError(this.h, result.error.message, Math.max(deepest, this.model.rows.length))) return { emitted: 0, error: result.error.message, limited: true };
 			throw new Error(`an error the contract does not name: ${result.error.message}`);
 		}
 		let stored = from;
@@ -394,6 +440,8 @@ class Run {
 			this.change({ kind: 'added', row: { at: 0 } });
 			if (move) this.change({ kind: 'columnsMoved' });
 			const result = await this.poll(budgetMs);
+			// A limit of the service: the contract's error, for this poll and every later one.
+			if (result.limited === true) return;
 			// By key, rows of a small alphabet repeat a key emitted before: not emitted (the oracle counts them).
 			const expected = this.byKey && !this.h.keyed ? result.emitted : 1;
 			if (result.error !== undefined || result.emitted !== expected) {
@@ -450,7 +498,7 @@ describe('Records Report Trigger through n8n\'s poll engine, model-based: every 
 		['every mode and its edits, rows added where New Rows Appear says, identical ones at page boundaries too, budgets, older memories', history(false)],
 		['Anywhere: any change of rows and columns, also while a poll pages, edits, budgets, older memories', history(true)],
 	])('%s', async (_title, histories) => {
-		await fc.assert(property(histories), runs);
+		await assertReplayable(property(histories), runs);
 	});
 
 	// The oracle itself: a node that drops a row of what it emits, emits one twice, or emits again a

@@ -13,4 +13,15 @@ describe('stored memory', () => {
 		expect(readMemory(undefined)).toBeUndefined();
 		expect(readMemory('text')).toBeUndefined();
 	});
+
+	it("reads the rows a first run has still to emit where they are kept, and memories saved before them as they were", () => {
+		const window = 'w'.repeat(IDENTITY_LENGTH);
+		const older = { version: 1, report: 'bank', identity: 'hash', columns: ['c1'], position: 'top', lineage: 'p.1', since: 1, generation: 2, count: 900, window, polls: 0 };
+		expect(readMemory(older)).toEqual(older);
+		const backlog = { ...older, backlog: 700, backlogAfter: 'x'.repeat(IDENTITY_LENGTH) };
+		expect(readMemory(backlog)).toEqual(backlog);
+		expect(readMemory({ ...backlog, backlogAfter: undefined })).toBeUndefined();
+		expect(readMemory({ ...backlog, backlog: 0 })).toBeUndefined();
+		expect(readMemory({ ...backlog, backlog: 1.5 })).toBeUndefined();
+	});
 });

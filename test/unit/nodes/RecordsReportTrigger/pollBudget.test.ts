@@ -81,6 +81,15 @@ describe('Full Check Every under the poll budget: a full check that does not fit
 		expect(ids(next.items)).toEqual(['T03000', 'T03001']);
 	});
 
+	it("a first run's one-row requests for the report's end do not count as one slow request: the full read after them is made where it fits", async () => {
+		const t = trigger({ newRowPosition: 'top', options: { fullCheckEvery: 3 } }, rows(1, 600).reverse());
+		// 60 requests of a second each: its edges (a dozen of them one-row requests), then its full read.
+		t.budgetMs = 65_000;
+		const first = await pollLogged(t);
+		expect(first.error).toBeUndefined();
+		expect(first.logged.filter((text) => /skipped/.test(text))).toEqual([]);
+	});
+
 	it('a full check that fits still emits a row an ordered poll missed (added in the middle)', async () => {
 		const t = trigger({ newRowPosition: 'end', options: { fullCheckEvery: 2, pageSize: 1_000 } });
 		expect((await t.poll()).error).toBeUndefined();
@@ -149,11 +158,62 @@ describe('the words of a poll whose time runs out', () => {
 		expect(next.error?.description).toMatch(/Page Size/);
 	});
 
-	it('a full read that does not fit in an ordered mode never advises choosing an end under New Rows Appear', async () => {
-		const t = trigger({ newRowPosition: 'end', firstRun: 'emit' });
+});
+
+describe('Emit All Current Rows on a report too big to read in one poll: its rows are emitted over several polls', () => {
+	it.each([
+		['Appended at the End', 'end', 0],
+		['At the Top', 'top', 0],
+		['Appended at the End, Full Check Every', 'end', 3],
+		['At the Top, Full Check Every', 'top', 3],
+	])('%s: every row of the report and every row added meanwhile is emitted once, in report order within a poll, and no poll fails', async (_mode, position, fullCheckEvery) => {
+		const top = position === 'top';
+		const table = rows(1, 2_000);
+		const t = trigger({ newRowPosition: position, firstRun: 'emit', options: { fullCheckEvery } }, top ? table.reverse() : table);
 		t.budgetMs = 40_000;
-		const next = await t.poll();
-		expect(next.error?.message).toContain('could not be read within the time n8n gives one poll');
-		expect(next.error?.description).not.toMatch(/New Rows Appear/);
+		const emitted: string[] = [];
+		const expected = idsOf(report());
+		let polls = 0;
+		for (; polls < 80 && emitted.length < expected.length; polls++) {
+			if (polls % 3 === 1) {
+				const added = rows(3_000 + polls * 2, 2);
+				if (top) report().unshift(...added.slice().reverse());
+				else report().push(...added);
+				expected.push(...idsOf(added));
+			}
+			const next = await t.poll();
+			expect(next.error).toBeUndefined();
+			const got = ids(next.items);
+			// In report order within a poll.
+			const order = idsOf(report());
+			expect(got).toEqual(order.filter((id) => got.includes(id)));
+			emitted.push(...got);
+		}
+		expect(polls).toBeGreaterThan(2);
+		expect(emitted.slice().sort()).toEqual(expected.slice().sort());
+		// Then the mode: a quiet poll emits nothing, a row added at its end is emitted.
+		expect((await t.poll()).items).toBeNull();
+		const last = row(9_000);
+		if (top) report().unshift(last);
+		else report().push(last);
+		expect(ids((await t.poll()).items)).toEqual(['T09000']);
+	});
+
+	it('a row emitted, the first run goes on from where it stopped even where n8n restarts the trigger between polls', async () => {
+		const t = trigger({ newRowPosition: 'top', firstRun: 'emit' }, rows(1, 2_000).reverse());
+		t.budgetMs = 40_000;
+		const first = await pollLogged(t);
+		expect(first.error).toBeUndefined();
+		const count = ids(first.items).length;
+		expect(count).toBeGreaterThan(0);
+		expect(count).toBeLessThan(2_000);
+		expect(first.logged.join('\n')).toMatch(/next polls/);
+		// The memory is JSON between polls; a fresh trigger object with it goes on.
+		const again = new VirtualTrigger(service, t.parameters, t.workflowId);
+		again.staticData = JSON.parse(JSON.stringify(t.staticData));
+		again.budgetMs = 40_000;
+		const next = await again.poll();
+		expect(next.error).toBeUndefined();
+		expect(ids(next.items)[0]).toBe(idsOf(report())[count]);
 	});
 });

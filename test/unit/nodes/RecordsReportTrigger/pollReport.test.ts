@@ -74,7 +74,6 @@ describe("a read that does not fit n8n's time budget for a poll", () => {
 	it.each([
 		['At the Top, more new rows than a poll can read', 'top', 100],
 		['Anywhere, a report longer than a poll can read', 'anywhere', 100],
-		['the first run of Appended at the End, whose search for the end takes longer', 'end', 0],
 	])('%s: every poll fails with an error that says which setting to change, and nothing is emitted or remembered', async (_case, position, added) => {
 		const t = trigger({ newRowPosition: position, firstRun: 'emit', options: { pageSize: 20 } }, rows(1, 2_000));
 		if (added > 0) {

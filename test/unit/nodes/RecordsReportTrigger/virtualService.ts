@@ -4,8 +4,10 @@
  * for tests that poll thousands of times. The report's rows are the test's to change, also between
  * two page requests of a poll; a virtual clock, which every request advances, is what the node reads
  * as the time (its poll budget, its guard); and the service can page the ways real services differ
- * from the guide: pages capped silently by rows or by bytes, a hard maximum on `limit` (400 above
- * it), offsets past the end answered with 404, 400 or an error object.
+ * from the guide: pages capped silently by rows or by bytes, a hard maximum on `limit` (refused above
+ * it with 400, 413, 422 or a 200 whose body is an error object), a depth window (a request whose
+ * `offset + limit` passes it refused, as search back ends with a result window do, though every row
+ * up to there is served), offsets past the end answered with 404, 400 or an error object.
  */
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- a test: runs in Node.js, not inside
 	n8n (`@n8n/backend-common`, `@n8n/di`) */
@@ -30,10 +32,26 @@ export interface ServiceRules {
 	rowCap?: number;
 	/** Bytes of rows an answer holds at most (at least one row), whatever `limit` asked. */
 	byteCap?: number;
-	/** The largest `limit` the service takes; a larger one is refused with 400. */
+	/** The largest `limit` the service takes; a larger one is refused (`overLimit`). */
 	maxLimit?: number;
+	/** How a `limit` above `maxLimit` is refused: 400 (default), 413, 422, or 200 with an error object. */
+	overLimit?: Refusal;
+	/** The deepest row a request may reach: one whose `offset + limit` passes it is refused (`deepAnswer`). */
+	depthLimit?: number;
+	/** How a request past `depthLimit` is refused: 400 (default), 422, or 200 with an error object. */
+	deepAnswer?: Refusal;
 	/** The answer to an offset past the last row: an empty page (the guide), or an error. */
 	pastEnd?: 'empty' | 400 | 404 | 'errorObject';
+}
+
+const json = { 'content-type': 'application/json' };
+
+/** An answer refusing a request: a status, or a 200 whose body is an error object. */
+export type Refusal = 400 | 413 | 422 | 'errorObject';
+
+function refused(how: Refusal, message: string): IN8nHttpFullResponse {
+	if (how === 'errorObject') return { statusCode: 200, headers: json, body: { error: message } };
+	return { statusCode: how, headers: json, body: { message } };
 }
 
 export class VirtualClock {
@@ -45,8 +63,6 @@ export class VirtualClock {
 		return () => spy.mockRestore();
 	}
 }
-
-const json = { 'content-type': 'application/json' };
 
 export class VirtualService {
 	readonly reports = new Map<string, ReportTable>();
@@ -77,10 +93,9 @@ export class VirtualService {
 		const qs = (options.qs ?? {}) as IDataObject;
 		const offset = Number(qs.offset ?? 0);
 		const limit = Number(qs.limit ?? 100);
-		const { rowCap, byteCap, maxLimit, pastEnd = 'empty' } = this.rules;
-		if (maxLimit !== undefined && limit > maxLimit) {
-			return { statusCode: 400, headers: json, body: { message: `limit must be at most ${maxLimit}` } };
-		}
+		const { rowCap, byteCap, maxLimit, depthLimit, pastEnd = 'empty' } = this.rules;
+		if (maxLimit !== undefined && limit > maxLimit) return refused(this.rules.overLimit ?? 400, `limit must be at most ${maxLimit}`);
+		if (depthLimit !== undefined && offset + limit > depthLimit) return refused(this.rules.deepAnswer ?? 400, `offset + limit must be at most ${depthLimit}`);
 		if (offset > 0 && offset >= report.rows.length && pastEnd !== 'empty') {
 			if (pastEnd === 'errorObject') return { statusCode: 200, headers: json, body: { error: 'offset is out of range' } };
 			return { statusCode: pastEnd, headers: json, body: { message: 'offset is out of range' } };
