@@ -153,8 +153,6 @@ describe.each(n8n2)('the panels of the package in %s', (_title, runtime) => {
 		const hint = page.locator('[data-test-id="ndv"] [data-test-id="node-hint"]').filter({ hasText: 'A sample' });
 		await hint.first().waitFor({ state: 'visible', timeout: 120_000 });
 		await page.mouse.move(0, 0);
-		// n8n's one-time tip on pinning a trigger's output would cover the hint in the picture.
-		await page.addStyleTag({ content: '.el-popper, [role="tooltip"] { visibility: hidden !important; }' });
 		await page.screenshot({ path: join(images, 'report-trigger-sample.png') });
 		expect((await hint.first().innerText()).trim()).toMatch(/^A sample: the rows a poll would emit now.*IDs or dates rising row by row mean the report lists oldest first\.$/s);
 	});
