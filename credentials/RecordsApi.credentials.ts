@@ -1,4 +1,6 @@
 import type {
+	IAuthenticateRuleResponseCode,
+	IAuthenticateRuleResponseSuccessBody,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -13,6 +15,10 @@ import type {
  * something that does not exist rather than for another path: it gets 401 or 404, never a pass.
  */
 export const CONNECTION_TEST_PROBE_ID = 'n8n-connection-test';
+
+/** The connection test's message for a 2xx answer that is not JSON, and so not the API's. */
+const NOT_THE_API =
+	"The answer is not the Records API's: it is not JSON (a web page, text or nothing), as a login page, a proxy or another service answers. Check that the Base URL is the address of your installation.";
 
 /** Why a base URL must not be used, or undefined when it may: the token must not travel unencrypted. */
 export function plainHttpRefusal(baseUrl: string, allowHttp: boolean): string | undefined {
@@ -37,9 +43,25 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 	if (!/^https?:$/.test(url.protocol)) {
 		return `The Base URL is not a web address. Enter the address of your installation, ${example}.`;
 	}
-	const path = url.pathname.replace(/\/+$/, '');
-	if (path === '' && url.search === '') return undefined;
-	return `The Base URL has a path (${path}${url.search}). Enter only the address of your installation, here ${url.origin}: the nodes add the API's paths themselves.`;
+	const extra = baseUrlPath(baseUrl);
+	if (extra === undefined) return undefined;
+	return `The Base URL has a path (${extra.path}). Enter only the address of your installation, here ${extra.origin}: the nodes add the API's paths themselves.`;
+}
+
+/**
+ * What an http(s) Base URL has after the installation's address (a path, a query), with the
+ * address without it; undefined when it has nothing more or is not such an address.
+ */
+export function baseUrlPath(baseUrl: string): { path: string; origin: string } | undefined {
+	let url: URL;
+	try {
+		url = new URL(baseUrl.trim());
+	} catch {
+		return undefined;
+	}
+	const path = `${url.pathname.replace(/\/+$/, '')}${url.search}`;
+	if (!/^https?:$/.test(url.protocol) || path === '') return undefined;
+	return { path, origin: url.origin };
 }
 
 /**
@@ -180,7 +202,10 @@ export class RecordsApi implements ICredentialType {
 			body: '={{$credentials.testWith === "import" ? { "data": [] } : undefined}}',
 			skipSslCertificateValidation: '={{$credentials.ignoreSSLIssues === true}}',
 		},
-		rules: [
+		// n8n reads each rule by its type, in one list (its credentials tester, 1.x and 2.x): the
+		// status rules when the request failed, the body rules when it succeeded. The declared type
+		// takes one kind per list.
+		rules: ([
 			{
 				type: 'responseCode',
 				properties: {
@@ -213,6 +238,20 @@ export class RecordsApi implements ICredentialType {
 						"The service failed with an internal error (500). Try again later; if it persists, ask your installation's administrator.",
 				},
 			},
-		],
+			// A 2xx proves nothing by itself: a login page behind a redirect, a proxy's page or another
+			// service answers 200 too. The API answers JSON (an object, or a list), so an answer that is
+			// text (n8n keeps a body it cannot read as JSON as a string) or nothing fails. n8n fails the
+			// test when the answer's value at `key` equals `value`; the key's path also reads a string's
+			// own properties. The rules apply to both kinds of test, and the import's answer is not
+			// specified beyond being JSON, so a JSON answer's shape is not checked.
+			{
+				type: 'responseSuccessBody',
+				properties: { key: 'constructor.name', value: 'String', message: NOT_THE_API },
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: { key: 'constructor', value: undefined, message: NOT_THE_API },
+			},
+		] satisfies Array<IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody>) as IAuthenticateRuleResponseCode[],
 	};
 }

@@ -6,6 +6,7 @@ import { properties } from './description';
 import type { Lineage } from './memory';
 import { type MemoryMark, PollGuard, type PollVerdict, STALE_LIMIT, triggerKey } from './pollGuard';
 import { pollReport, type PollResult, storedMemory } from './pollReport';
+import { sampleOrderAdvice } from './sampleOrder';
 
 export class RecordsReportTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -42,7 +43,13 @@ export class RecordsReportTrigger implements INodeType {
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const started = Date.now();
 		// A manual test run only shows rows and remembers nothing: it may run beside the active poll.
-		if (this.getMode() === 'manual') return (await pollReport.call(this, { writer: guard.processId, lineage: newLineage(started) })).items;
+		if (this.getMode() === 'manual') {
+			const { items } = await pollReport.call(this, { writer: guard.processId, lineage: newLineage(started) });
+			// n8n gives a poll no hint of its own to set: whether the sample looks sorted goes to the log.
+			const advice = sampleOrderAdvice((items?.[0] ?? []).map((item) => item.json));
+			if (advice !== undefined) this.logger.info(`${this.getNode().name}: ${advice}`);
+			return items;
+		}
 		const node = this.getNode();
 		const key = triggerKey(this.getWorkflow().id, node.id);
 		const stored = storedMemory(this.getWorkflowStaticData('node'));

@@ -14,7 +14,7 @@ import { waitFor } from '../../tooling/lib/proc';
 import type { CredentialJson } from '../../tooling/n8n/n8nInstance';
 import { N8nInstance, newInstanceFolder } from '../../tooling/n8n/n8nInstance';
 import { addFaults } from '../../tooling/sandbox/control';
-import { REPORTS, startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
+import { RECORD_TYPES, REPORTS, startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
 import { createCertificateAuthority } from '../../tooling/sandbox/tls';
 import { openSignedInBrowser, skipBrowserTests, type SignedInBrowser } from './browser';
 import { e2eDir, readSetup, runtimesUnderTest } from './harness';
@@ -223,6 +223,33 @@ describe.each(runtimesUnderTest())('the Records API connection test in %s', (_ti
 		expect(result.status).toBe('Error');
 		if (v1) expect(result.message).toBe(v1Words);
 		else expect(result.message).toMatch(advice);
+	});
+
+	test.each([
+		['a sign-in page', 'text/html', '<!DOCTYPE html><html><body><form>Sign in</form></body></html>'],
+		['plain text', 'text/plain', 'OK'],
+		['an empty body', 'text/plain', ''],
+	])('fails for a 200 with %s (not the API\'s JSON), saying to check the Base URL, with either kind of test', async (_case, type, body) => {
+		const server = createServer((_request, response) => {
+			response.writeHead(200, { 'content-type': type });
+			response.end(body);
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		try {
+			const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+			for (const kind of [{ testWith: 'report' }, { testWith: 'import', testRecordTypeId: 'tasks' }]) {
+				await expect(testConnection({ baseUrl, ...kind })).resolves.toEqual({
+					status: 'Error',
+					message: expect.stringMatching(/^The answer is not the Records API's: it is not JSON .*Check that the Base URL is the address of your installation\.$/) as unknown,
+				});
+			}
+		} finally {
+			await new Promise((resolve) => server.close(resolve));
+		}
+	});
+
+	test('passes with the empty import answered as JSON', async () => {
+		await expect(testConnection({ baseUrl: sandbox.baseUrl, testWith: 'import', testRecordTypeId: RECORD_TYPES.tasks })).resolves.toMatchObject({ status: 'OK' });
 	});
 
 	test('shows a refused connection and an unknown host by a code or words the hint under Base URL explains', async () => {

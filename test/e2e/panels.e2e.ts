@@ -73,7 +73,8 @@ describe.each(n8n2)('the panels of the package in %s', (_title, runtime) => {
 	/** Opens a node's panel by its address, as a link to a node does, and waits for its parameters. */
 	const openNode = async (id: string) => {
 		await page.goto(`${n8n.baseUrl}/workflow/${panelsWorkflow.id}/${id}`);
-		await page.locator('[data-test-id="ndv"] [data-test-id^="parameter-input-"]').first().waitFor({ state: 'visible' });
+		// A loaded machine takes longer than the default 30 s to draw the first panel.
+		await page.locator('[data-test-id="ndv"] [data-test-id^="parameter-input-"]').first().waitFor({ state: 'visible', timeout: 120_000 });
 		await page.waitForTimeout(1000);
 	};
 
@@ -122,5 +123,37 @@ describe.each(n8n2)('the panels of the package in %s', (_title, runtime) => {
 		await waitFor('the key column to load from the report', async () => ((await ndv.innerText()).includes('ID transakce') ? true : undefined));
 		await page.screenshot({ path: join(images, 'panel-report-trigger.png') });
 		expect(await notices()).toEqual([]);
+	});
+
+	// Issue 48: the picker showed the trigger's description under the Records action node.
+	test('the node picker shows each node of the package with its own description', async () => {
+		await page.goto(`${n8n.baseUrl}/workflow/${panelsWorkflow.id}`);
+		await page.locator('[data-test-id="node-creator-plus-button"]').click({ timeout: 120_000 });
+		await page.locator('[data-test-id="node-creator-search-bar"]').first().waitFor({ state: 'visible' });
+		await page.keyboard.type('Records');
+		// A node with several actions is an action item (n8n merges the Records node and the Records Trigger into one).
+		const names = page.locator('[data-test-id="node-creator-node-item"], [data-test-id="node-creator-action-item"]');
+		try {
+			await waitFor('the package nodes in the picker', async () => ((await names.count()) >= 2 ? true : undefined), { timeoutMs: 120_000 });
+		} finally {
+			await page.waitForTimeout(1000);
+			await page.screenshot({ path: join(images, 'node-picker.png') });
+		}
+		const texts = (await names.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
+		const records = texts.find((text) => /^Records(?! (Report )?Trigger)/.test(text));
+		expect(records).toBeDefined();
+		expect(records).toMatch(/Import records/);
+		expect(records).not.toMatch(/Starts the workflow/);
+	});
+
+	// Issue 48: Fetch Test Event showed existing rows with nothing saying they are a sample.
+	test('Fetch Test Event on the quick-start trigger shows the sample with the hint that it is one', async () => {
+		await openNode('panel-bank');
+		await page.locator('[data-test-id="ndv"] [data-test-id="node-execute-button"]').first().click();
+		const hint = page.locator('[data-test-id="ndv"] [data-test-id="node-hint"]').filter({ hasText: 'A sample' });
+		await hint.first().waitFor({ state: 'visible', timeout: 120_000 });
+		await page.mouse.move(0, 0);
+		await page.screenshot({ path: join(images, 'report-trigger-sample.png') });
+		expect((await hint.first().innerText()).trim()).toMatch(/^A sample: the rows a poll would emit now.*IDs or dates rising row by row mean the report lists oldest first\.$/s);
 	});
 });

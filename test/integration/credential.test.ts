@@ -22,6 +22,9 @@ const REFUSED =
 const NOT_FOUND =
 	'Not found (404): the service has no report or record type with the ID given for the connection test, or the Base URL is not the address of your installation. Check both (a report must be made available through the API). This answer does not show whether the token is valid.';
 
+const NOT_THE_API =
+	'The answer is not the Records API\'s: it is not JSON (a web page, text or nothing), as a login page, a proxy or another service answers. Check that the Base URL is the address of your installation.';
+
 const sandbox = useSandbox({ bankRows: 200 });
 
 function allRequests(): number {
@@ -92,6 +95,29 @@ describe('credential test', () => {
 			expect(JSON.stringify(sandbox.state.getRecords(RECORD_TYPES.tasks))).toBe(before);
 			expect(sandbox.state.getRecords(RECORD_TYPES.tasks).length).toBeGreaterThan(0);
 		});
+
+		it("fails with what to check behind a sign-in proxy that answers the service's address with a 200 page", async () => {
+			await addFaults(sandbox, { route: 'import', htmlPage: true });
+			const result = await testCredential({
+				...sandbox.credentials(TOKENS.import),
+				testWith: 'import',
+				testRecordTypeId: RECORD_TYPES.tasks,
+			});
+			expect(result).toEqual({ status: 'Error', message: NOT_THE_API });
+		});
+
+		it.each([['JSON labelled text/html', 'jsonAsHtml'], ['counts', 'counts']])(
+			'passes when the service answers with %s',
+			async (_case, answerShape) => {
+				await addFaults(sandbox, { route: 'import', answerShape });
+				const result = await testCredential({
+					...sandbox.credentials(TOKENS.import),
+					testWith: 'import',
+					testRecordTypeId: RECORD_TYPES.tasks,
+				});
+				expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+			},
+		);
 
 		it('with a record type that does not exist, says so, and not that the token was accepted', async () => {
 			const result = await testCredential({
@@ -227,6 +253,42 @@ describe('credential test', () => {
 		for (const outcome of outcomes) {
 			expect(outcome.message).not.toContain(token);
 			expect(outcome.message).not.toContain(TOKENS.expired);
+		}
+	});
+});
+
+// Issue 48: a 200 proved nothing. A login page behind a redirect, a proxy's page or another service at
+// the Base URL answered 200 and the test said "Connection successful!".
+describe('credential test against an address that answers 200 with something other than JSON', () => {
+	let server: ReturnType<typeof createServer>;
+	let baseUrl: string;
+	let answer: { type: string; body: string } = { type: 'text/html', body: '' };
+	let requests = 0;
+
+	beforeAll(async () => {
+		server = createServer((_request, response) => {
+			requests += 1;
+			response.writeHead(200, { 'content-type': answer.type });
+			response.end(answer.body);
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	});
+	afterAll(async () => await new Promise((resolve) => server.close(resolve)));
+
+	it.each([
+		['a login page', 'text/html', '<!DOCTYPE html><html><body><form>Sign in</form></body></html>'],
+		['a page without a doctype', 'text/html; charset=utf-8', '<html><body>Proxy</body></html>'],
+		['plain text', 'text/plain', 'OK'],
+		['an empty body', 'text/plain', ''],
+		['XML', 'application/xml', '<?xml version="1.0"?><ok/>'],
+	])('fails for %s with what to check, with either kind of test', async (_case, type, body) => {
+		answer = { type, body };
+		for (const kind of [{ testReportId: REPORTS.costs }, { testWith: 'import' as const, testRecordTypeId: RECORD_TYPES.tasks }]) {
+			const before = requests;
+			const result = await testCredential({ baseUrl, token: TOKENS.full, allowHttp: true, ...kind });
+			expect(requests).toBe(before + 1);
+			expect(result).toEqual({ status: 'Error', message: NOT_THE_API });
 		}
 	});
 });

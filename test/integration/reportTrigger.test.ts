@@ -253,6 +253,23 @@ describe('Records Report Trigger: manual test run', () => {
 		expect(ids(active.items)).toEqual(bankTransactionIds(10_001, 3));
 	});
 
+	// Issue 48: whether the report lists oldest first was the one setting a user could not justify.
+	it("says in n8n's log which New Rows Appear choice the sample suggests, and logs nothing for an active poll", async () => {
+		const info = jest.spyOn(Container.get(Logger), 'info').mockImplementation(() => undefined);
+		const logged = () => info.mock.calls.map(([message]) => String(message)).filter((message) => message.includes('through the sample'));
+		try {
+			await poll({ mode: 'manual' });
+			expect(logged()).toEqual([
+				expect.stringMatching(/^Records Report Trigger: "ID transakce" rises row by row through the sample: the report looks oldest first, so New Rows Appear "Appended at the End" may fit/),
+			]);
+			info.mockClear();
+			await poll();
+			expect(logged()).toEqual([]);
+		} finally {
+			info.mockRestore();
+		}
+	});
+
 	it('applies the output options to the sample', async () => {
 		const manual = await poll({
 			mode: 'manual',

@@ -633,8 +633,9 @@ export async function runLoadOptions(options: RunLoadOptionsOptions): Promise<IN
 function valueAtPath(value: unknown, path: string): unknown {
 	let current = value;
 	for (const key of path.split('.')) {
-		if (current === null || typeof current !== 'object') return undefined;
-		current = (current as Record<string, unknown>)[key];
+		// As lodash's get, which n8n uses: a string's or a number's own properties are read too.
+		if (current === null || current === undefined) return undefined;
+		current = (Object(current) as Record<string, unknown>)[key];
 	}
 	return current;
 }

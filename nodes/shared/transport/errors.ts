@@ -5,6 +5,7 @@
 import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { baseUrlPath } from '../../../credentials/RecordsApi.credentials';
 import { redact } from './redaction';
 import type { Outcome, RecordsFunctions, RecordsRequest, RequestOutcome, RequestPurpose, RetryPolicy } from './types';
 
@@ -44,7 +45,9 @@ function failureText(
 	failure: Extract<Outcome, { kind: 'failure' }>,
 	attempts: number,
 	policy: RetryPolicy,
+	baseUrl: string,
 ): { message: string; description: string } {
+	const extraPath = baseUrlPath(baseUrl);
 	const subject = request.subject ?? `${request.method} ${request.path}`;
 	const status = failure.statusCode;
 	const tried = attempts > 1 ? ` (after ${attempts} attempts)` : '';
@@ -55,6 +58,10 @@ function failureText(
 	if (status === 401) {
 		message = 'The service refused the API token (401)';
 		description = `The token is invalid, expired, or lacks a permission: it must have ${permissionFor(request.purpose)}. An administrator creates tokens under Settings → Import → API keys for import; update the Records API credential with a valid one.`;
+	} else if (status === 404 && extraPath !== undefined) {
+		// Every endpoint under a path is unknown: the ID is not the cause, the Base URL is.
+		message = `Not found (404): the credential's Base URL has a path (${extraPath.path})`;
+		description = `Enter only the address of your installation as the Base URL of the Records API credential, here ${extraPath.origin}: the nodes add the API's paths themselves.`;
 	} else if (status === 404) {
 		if (request.purpose === 'import') {
 			message = `The ${subject} does not exist (404)`;
@@ -107,11 +114,12 @@ export function apiError(
 	request: RecordsRequest,
 	failure: Extract<Outcome, { kind: 'failure' }>,
 	{ attempts, mayHaveProcessed, final }: RequestEnd,
-	secrets: readonly string[],
+	connection: { baseUrl: string; secrets: readonly string[] },
 	policy: RetryPolicy,
 ): NodeApiError {
+	const { secrets } = connection;
 	const status = failure.statusCode;
-	const text = failureText(request, failure, attempts, policy);
+	const text = failureText(request, failure, attempts, policy, connection.baseUrl);
 	const { message } = text;
 	let { description } = text;
 	if (mayHaveProcessed) {

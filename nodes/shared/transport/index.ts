@@ -173,7 +173,7 @@ export async function recordsApiRequest<T = unknown>(
 			// After an attempt whose outcome was unknown, a refusal of the last one does not undo it.
 			const mayHaveProcessed = !idempotent && (unknownOutcome(outcome) || afterUnknownOutcome);
 			const final = afterUnknownOutcome ? 'unknown' : finalOutcome(outcome);
-			throw apiError(this, request, outcome, { attempts: attempt, mayHaveProcessed, final }, secrets, policy);
+			throw apiError(this, request, outcome, { attempts: attempt, mayHaveProcessed, final }, { baseUrl, secrets }, policy);
 		}
 		if (!idempotent && unknownOutcome(outcome)) afterUnknownOutcome = true;
 		await sleep(
