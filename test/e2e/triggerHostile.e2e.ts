@@ -9,8 +9,10 @@
  * 500, compressed text/json read, multipart fields and files, the Response Body's suggested
  * expressions, and a deleted credential told to nobody. The second round: multipart names counted
  * toward Max Body Size alike sized or chunked, 20,000 empty files refused by the part limit leaving
- * no files behind, 16 callers without Authorization refused cheaply, and an Authentication value
- * the trigger does not know refusing activation. One n8n per release serves every test.
+ * no files behind, XML calls of nearly 1 MB (many namespace declarations, attribute names that
+ * collide once cleaned up) answered as XML by Respond to Call, 16 callers without Authorization
+ * refused cheaply, and an Authentication value the trigger does not know refusing activation. One
+ * n8n per release serves every test.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,6 +33,7 @@ const PATHS = {
 	basic: 'hostile/basic',
 	bearer: 'hostile/bearer',
 	respond: 'hostile/respond',
+	respondXml: 'hostile/respond-xml',
 	small: 'hostile/small',
 	status204: 'hostile/no-content',
 };
@@ -88,6 +91,43 @@ function multipart(parts: Array<{ name: string; value: Buffer | string; fileName
 }
 const MULTIPART = `multipart/form-data; boundary=${boundary}`;
 
+/** Just under the trigger's default Max Body Size (1 MB): the largest body a caller gets through unasked. */
+const NEAR_DEFAULT_LIMIT = 1024 * 1024 - 16 * 1024;
+
+/**
+ * Pieces made by `piece(0)`, `piece(1)`, … until they fill `bytes` (ASCII), and how many there are.
+ */
+function fill(bytes: number, piece: (index: number) => string): { text: string; count: number } {
+	const pieces: string[] = [];
+	let length = 0;
+	for (let next = piece(0); length + next.length <= bytes; next = piece(pieces.length)) {
+		pieces.push(next);
+		length += next.length;
+	}
+	return { text: pieces.join(''), count: pieces.length };
+}
+
+/**
+ * XML whose root declares thousands of namespace prefixes, with thousands of elements below it using
+ * them: a writer that copies the prefixes in scope into every element takes time quadratic in this.
+ */
+function manyNamespaceDeclarations(): { xml: string; elements: number } {
+	const declarations = fill(NEAR_DEFAULT_LIMIT / 2, (index) => ` xmlns:p${index}="urn:records:${index}"`);
+	const lines = fill(NEAR_DEFAULT_LIMIT / 2 - 100, (index) => `<p0:line p1:no="${index}">x</p0:line>`);
+	return { xml: `<r:call xmlns:r="urn:records"${declarations.text}>${lines.text}</r:call>`, elements: lines.count };
+}
+
+/**
+ * XML whose root has thousands of attributes whose names differ only in ":" and "_" after "a" (`a:_:…`,
+ * `a_::…`): all one name once the undeclared prefixes are cleaned up, so a writer numbering them by
+ * trying `_2`, `_3`, … for each takes time quadratic in this.
+ */
+function attributeNamesThatCollide(): { xml: string; attributes: number } {
+	const name = (index: number) => 'a' + Array.from({ length: 16 }, (_, bit) => ((index >> bit) & 1 ? ':' : '_')).join('');
+	const attributes = fill(NEAR_DEFAULT_LIMIT - 100, (index) => ` ${name(index)}="v${index}"`);
+	return { xml: `<call${attributes.text}><event>invoice.paid</event></call>`, attributes: attributes.count };
+}
+
 const trigger = (id: string, parameters: Record<string, unknown>, extra: Partial<NodeSpec> = {}): NodeSpec => ({
 	name: 'Records call',
 	type: 'n8n-nodes-records.recordsTrigger',
@@ -105,7 +145,7 @@ describe.each(runtimesUnderTest())('the Records Trigger facing hostile callers i
 	const url = (path: string) => `${n8n.baseUrl}/webhook/${path}`;
 
 	beforeAll(async () => {
-		n8n = await N8nInstance.create({ runtime, package: packed });
+		n8n = await N8nInstance.create({ runtime, package: packed, startTimeoutMs: 300_000 });
 		await n8n.start();
 		basicCredentialId = await n8n.createCredential({ name: 'Records service (Basic)', type: 'recordsTriggerBasicAuthApi', data: BASIC });
 		const basicCredential = { recordsTriggerBasicAuthApi: { id: basicCredentialId, name: 'Records service (Basic)' } };
@@ -136,6 +176,11 @@ describe.each(runtimesUnderTest())('the Records Trigger facing hostile callers i
 						options: {},
 					},
 				},
+				{ name: 'Respond to Call', type: 'n8n-nodes-records.records', parameters: { resource: 'workflowCall', operation: 'respond' } },
+			]),
+			// Respond to Call at its defaults: the first incoming item, in the call's format (XML for XML).
+			respondXml: workflow('hostileRespondXml', 'Hostile: XML answered by Respond to Call', [
+				trigger('8', { path: PATHS.respondXml, responseMode: 'responseNode' }),
 				{ name: 'Respond to Call', type: 'n8n-nodes-records.records', parameters: { resource: 'workflowCall', operation: 'respond' } },
 			]),
 			expressions: workflow('hostileExpr', 'Hostile: described expressions', [
@@ -271,6 +316,29 @@ describe.each(runtimesUnderTest())('the Records Trigger facing hostile callers i
 		expect(filesUnder(join(n8n.userFolder, '.n8n')) - filesBefore).toBeLessThanOrEqual(5);
 		expect(await n8n.executions(ids.plain)).toHaveLength(executionsBefore.plain + (stoppedByN8n ? 1 : 0));
 		expect(await n8n.executions(ids.small)).toHaveLength(executionsBefore.small);
+	});
+
+	test.each([
+		['many namespace declarations on the root', () => {
+			const { xml, elements } = manyNamespaceDeclarations();
+			return { xml, check: (answer: string) => expect(answer.split('</p0:line>').length - 1).toBe(elements) };
+		}],
+		['attribute names that are one name once cleaned up', () => {
+			const { xml, attributes } = attributeNamesThatCollide();
+			return { xml, check: (answer: string) => expect(answer.match(/="v\d+"/g) ?? []).toHaveLength(attributes) };
+		}],
+	])('an XML call of nearly 1 MB with %s, answered as XML by Respond to Call at its defaults: the whole answer arrives, and /healthz answers promptly', async (_label, build) => {
+		const { xml, check } = build();
+		expect(Buffer.byteLength(xml)).toBeGreaterThan(NEAR_DEFAULT_LIMIT * 0.95);
+		expect(Buffer.byteLength(xml)).toBeLessThan(1024 * 1024);
+		const stop = probeHealth(n8n.baseUrl);
+		const answer = await send(url(PATHS.respondXml), { headers: { 'content-type': 'application/xml' }, body: xml });
+		const probes = await stop();
+		expect(answer.status).toBe(200);
+		expect(answer.headers['content-type']).toMatch(/^application\/xml/);
+		check(answer.text);
+		expect(probes.filter((probe) => probe.status !== 200)).toEqual([]);
+		expect(Math.max(...probes.map((probe) => probe.ms))).toBeLessThanOrEqual(HEALTHZ_MAX_MS);
 	});
 
 	test('16 callers in parallel without Authorization are refused with 401, and /healthz answers promptly throughout', async () => {

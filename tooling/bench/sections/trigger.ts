@@ -41,6 +41,8 @@ interface LoadRun {
 	/** CPU time the n8n server process used during the run, in ms: less shaken by other load than latency. */
 	serverCpuMs?: number;
 	durationSeconds?: number;
+	/** Expression isolates n8n took from its pool during the run (its `expression.pool.acquired` counter). */
+	isolatesAcquired?: number;
 }
 
 /** A load shape: a fixed request rate below saturation (latency), or as fast as n8n answers (throughput). */
@@ -159,6 +161,25 @@ function cpuPerCall(runs: LoadRun[], idleCpuMsPerSecond: number): number {
 	return calls > 0 && busy > 0 ? busy / calls : Number.NaN;
 }
 
+/**
+ * Expression isolates n8n took per call over the given runs: n8n 2.x takes one per execution, one
+ * per credential read in a webhook call, and one for the webhook call itself unless the trigger is
+ * its own Webhook node; each is built (and disposed of) at a cost of tens of ms of CPU. NaN when
+ * not counted.
+ */
+function isolatesPerCall(runs: LoadRun[]): number {
+	const counted = runs.filter((run) => run.isolatesAcquired !== undefined);
+	const calls = counted.reduce((sum, run) => sum + run.requests, 0);
+	return calls > 0 ? counted.reduce((sum, run) => sum + (run.isolatesAcquired ?? 0), 0) / calls : Number.NaN;
+}
+
+/** n8n's count of expression isolates taken so far, from its Prometheus metrics (N8N_METRICS). */
+async function isolatesAcquiredSoFar(baseUrl: string): Promise<number | undefined> {
+	const metrics = await fetch(`${baseUrl}/metrics`).then((response) => (response.ok ? response.text() : ''), () => '');
+	const match = /^\w*expression_pool_acquired\w*\s+(\d+(?:\.\d+)?)$/m.exec(metrics);
+	return match ? Number(match[1]) : undefined;
+}
+
 function formatCpuPerCall(ms: number): string {
 	return Number.isFinite(ms) ? `${ms.toFixed(1)} ms` : '–';
 }
@@ -180,6 +201,7 @@ function summarize(variants: VariantRuns, idleCpuMsPerSecond: number) {
 			requests: [...variant.latency, ...variant.saturation].reduce((sum, run) => sum + run.requests, 0),
 			failures: [...variant.latency, ...variant.saturation].reduce((sum, run) => sum + run.errors + (variant.refused === true ? 0 : run.non2xx), 0),
 			cpuPerCall: cpuPerCall([...variant.latency, ...variant.saturation], idleCpuMsPerSecond),
+			isolatesPerCall: isolatesPerCall([...variant.latency, ...variant.saturation]),
 		};
 	});
 }
@@ -256,16 +278,21 @@ async function measureIn(
 			{ ...BEARER_CREDENTIAL, type: 'recordsTriggerBearerAuthApi', data: { token: BEARER_TOKEN } },
 			{ ...HEADER_CREDENTIAL, type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${BEARER_TOKEN}` } },
 		],
-		env,
+		// Its metrics endpoint, for the count of expression isolates it takes.
+		{ N8N_METRICS: 'true', ...env },
 	);
 	const { instance } = n8n;
 	const variants: VariantRuns = specs.map((spec) => ({ label: spec.label, latency: [], saturation: [], refused: spec.refused }));
 	const settings = Object.entries(env).map(([key, value]) => ` (${key}=${value})`).join('');
 	const url = (spec: TriggerVariant) => `${instance.baseUrl}/webhook/${spec.path}`;
 	const measured = async (spec: TriggerVariant, shape: Load): Promise<LoadRun> => {
+		const isolatesBefore = await isolatesAcquiredSoFar(instance.baseUrl);
 		const before = n8n.serverCpuMs();
 		const result = await load(url(spec), spec.headers, shape);
-		return { ...result, serverCpuMs: n8n.serverCpuMs() - before, durationSeconds: shape.durationSeconds };
+		const serverCpuMs = n8n.serverCpuMs() - before;
+		const isolatesAfter = await isolatesAcquiredSoFar(instance.baseUrl);
+		const isolatesAcquired = isolatesBefore === undefined || isolatesAfter === undefined ? undefined : isolatesAfter - isolatesBefore;
+		return { ...result, serverCpuMs, durationSeconds: shape.durationSeconds, isolatesAcquired };
 	};
 	try {
 		for (const spec of specs) {
@@ -355,11 +382,12 @@ export const trigger: Section<TriggerData> = {
 					`Latency: ${describeLoad(data.latencyLoad)}, ${runs} interleaved runs, each starting with the next trigger; p50 and p99 over every response of those runs (${summaries[0]?.samples ?? 0} per trigger). Throughput: ${describeLoad(data.saturationLoad)}, one run. ` +
 					`"n8n CPU per call" is the n8n server process's CPU time over all runs, less its idle use (${(data.idleCpuMsPerSecond ?? Number.NaN).toFixed(0)} ms per second), divided by the calls answered: the cost of a call, less shaken by other load on the machine than latency (– where an idle window that caught background work would leave nothing). ` +
 					'The Records Trigger checking a bearer token is compared with the Webhook node checking the same Authorization header through its Header Auth credential; both read their credential on every call they accept. ' +
+					'"Isolates per call" is how many expression isolates n8n took from its pool per call (its own `expression.pool.acquired` metric): n8n 2.x takes one for each execution, one for each credential read in a webhook call, and one for the webhook call itself unless the trigger is its own Webhook node; building and disposing of one costs tens of ms of CPU. ' +
 					'The two "refused" rows call the same two workflows without an Authorization header, as anyone who knows the URL can (401 from the Records Trigger, 403 from the Webhook node, not counted as failed): the Webhook node reads its credential for them too, the Records Trigger does not. ' +
 					'n8n and the load generator share the machine\'s two cores.',
 				'',
 				markdownTable({
-					headers: ['Trigger', 'p50 latency', 'p99 latency', 'p99 vs its Webhook node counterpart', 'Saturated requests/s', 'Saturated p99', 'n8n CPU per call', 'Calls in all', 'Failed calls'],
+					headers: ['Trigger', 'p50 latency', 'p99 latency', 'p99 vs its Webhook node counterpart', 'Saturated requests/s', 'Saturated p99', 'n8n CPU per call', 'Isolates per call', 'Calls in all', 'Failed calls'],
 					rows: summaries.map((summary) => [
 						summary.label,
 						`${summary.p50} ms`,
@@ -368,6 +396,7 @@ export const trigger: Section<TriggerData> = {
 						formatCount(summary.saturatedRate),
 						`${summary.saturatedP99} ms`,
 						formatCpuPerCall(summary.cpuPerCall),
+						Number.isFinite(summary.isolatesPerCall) ? summary.isolatesPerCall.toFixed(2) : '–',
 						formatCount(summary.requests),
 						formatCount(summary.failures),
 					]),
