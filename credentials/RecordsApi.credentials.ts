@@ -43,7 +43,7 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 	if (!/^https?:$/.test(url.protocol)) {
 		return `The Base URL is not a web address. Enter the address of your installation, ${example}.`;
 	}
-	const extra = baseUrlPath(baseUrl);
+	const extra = pathOf(url);
 	if (extra === undefined) return undefined;
 	return `The Base URL has a path (${extra.path}). Enter only the address of your installation, here ${extra.origin}: the nodes add the API's paths themselves.`;
 }
@@ -59,9 +59,13 @@ export function baseUrlPath(baseUrl: string): { path: string; origin: string } |
 	} catch {
 		return undefined;
 	}
+	return /^https?:$/.test(url.protocol) ? pathOf(url) : undefined;
+}
+
+/** The path and query after an address's origin, with the origin; undefined when there is none. */
+function pathOf(url: URL): { path: string; origin: string } | undefined {
 	const path = `${url.pathname.replace(/\/+$/, '')}${url.search}`;
-	if (!/^https?:$/.test(url.protocol) || path === '') return undefined;
-	return { path, origin: url.origin };
+	return path === '' ? undefined : { path, origin: url.origin };
 }
 
 /**
