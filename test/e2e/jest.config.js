@@ -13,6 +13,7 @@ module.exports = {
 	roots: ['<rootDir>/test', '<rootDir>/tooling'],
 	testMatch: ['<rootDir>/test/e2e/**/*.e2e.ts'],
 	globalSetup: '<rootDir>/test/e2e/global-setup.ts',
+	testSequencer: '<rootDir>/test/e2e/sequencer.js',
 	// Each n8n boots for seconds and CLI runs take several; a test waits for webhooks and polls.
 	testTimeout: 600000,
 	slowTestThreshold: 120,
