@@ -3,43 +3,47 @@
 /**
  * The package installed and updated the way operators do it: by n8n's own community-package
  * installer (Settings → Community Nodes → Install, and Update, i.e. its REST calls), fetching from a
- * registry. The registry is a tiny one on loopback (tooling/n8n/registry.ts) that n8n is pointed at
- * with N8N_COMMUNITY_PACKAGES_REGISTRY. n8n allows another registry than npmjs.org only under a
- * license with its custom-registry feature; the instance runs in n8n's test mode (E2E_TESTS=true),
- * whose license stand-in turns that one feature on, and nothing else of the license.
+ * registry on loopback that n8n is pointed at with N8N_COMMUNITY_PACKAGES_REGISTRY (set-up:
+ * communityInstaller.ts).
  *
  * One n8n per release: the package is installed without a restart, a workflow with each node runs,
  * then the same tree under the next version is published and installed as an update while a Report
  * Trigger is active. Every row added before, during and after the update reaches the workflow's next
- * node exactly once (a collector on loopback counts them), and the saved workflows are unchanged.
+ * node exactly once (a collector on loopback counts them), the saved workflows are unchanged, and
+ * the next run of the Records node runs the new version's code.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 
-import { N8nInstance, type WorkflowJson } from '../../tooling/n8n/n8nInstance';
-import { LoopbackRegistry, repackTarball } from '../../tooling/n8n/registry';
+import type { N8nInstance, WorkflowJson } from '../../tooling/n8n/n8nInstance';
+import type { LoopbackRegistry } from '../../tooling/n8n/registry';
 import { waitFor } from '../../tooling/lib/proc';
-import { bankTransactionIds, REPORTS, startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
+import { bankTransactionIds, startSandbox, type Sandbox } from '../../tooling/sandbox/server';
 import { control, sendWebhook } from '../../tooling/sandbox/control';
-import { e2eDir, readSetup, runtimesUnderTest, workflow } from './harness';
+import {
+	activateWorkflow,
+	createRecordsCredential,
+	installPackage,
+	NEXT_VERSION,
+	NEXT_VERSION_MARK,
+	publishNextVersion,
+	readRows,
+	readRowsWorkflow,
+	startInstallerN8n,
+	startRegistry,
+	stopInstallerN8n,
+	tarballDownloads,
+	type InstalledPackage,
+	updatePackage,
+} from './communityInstaller';
+import { readSetup, runtimesUnderTest, workflow } from './harness';
 import { pollEvery15Seconds, reportRequests, requestsPerPoll, waitForReportRequests } from './polling';
 
 const { packed } = readSetup();
-const NEXT_VERSION = '0.1.1';
 const FEED_REPORT = 'installer-feed';
 const FEED_ROWS = 240;
 const BEARER = 'installer-call-token.4f2a';
 const PATHS = { rows: 'installer/rows', call: 'installer/call' };
-const CUSTOM_REGISTRY_FEATURE = 'feat:communityNodes:customRegistry';
-
-/** What n8n's installer answers and lists: the package and the node types it registered. */
-interface InstalledPackage {
-	packageName: string;
-	installedVersion: string;
-	installedNodes: Array<{ type: string; latestVersion: number }>;
-}
 
 /** Row ids the feed workflow's HTTP Request node delivered, in the order they came. */
 async function startCollector(): Promise<{ url: string; ids: string[]; close: () => Promise<void> }> {
@@ -66,65 +70,22 @@ describe.each(runtimesUnderTest())('installed and updated by the community-packa
 	beforeAll(async () => {
 		sandbox = await startSandbox({ port: 0, quiet: true, bankRows: 10 });
 		await control(sandbox, '/reports', { id: FEED_REPORT, generate: 'bank', rows: FEED_ROWS });
-		registry = await LoopbackRegistry.start();
-		await registry.publish(packed.tarball);
+		registry = await startRegistry(packed);
 		collector = await startCollector();
-		const folder = join(e2eDir, 'installer');
-		mkdirSync(folder, { recursive: true });
-		n8n = await N8nInstance.create({
-			runtime,
-			env: {
-				E2E_TESTS: 'true',
-				N8N_COMMUNITY_PACKAGES_REGISTRY: registry.url,
-				// The installer's npm keeps its cache in the instance, not in the user's.
-				npm_config_cache: join(folder, `npm-cache-${runtime.spec.name}`),
-			},
-		});
-		await n8n.start();
-		const enabled = await fetch(`${n8n.baseUrl}/rest/e2e/feature`, {
-			method: 'PATCH',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ feature: CUSTOM_REGISTRY_FEATURE, enabled: true }),
-		});
-		expect(enabled.status).toBe(200);
+		n8n = await startInstallerN8n(runtime, registry);
 	});
 
 	afterAll(async () => {
-		await n8n?.stop();
-		// n8n's installer names its nodes folder's manifest "installed-nodes": two instance folders
-		// left under .cache would make jest's other runs warn of a module naming collision.
-		const manifest = n8n ? join(n8n.userFolder, '.n8n', 'nodes', 'package.json') : '';
-		if (manifest && existsSync(manifest)) {
-			const nodesPackage = JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, unknown>;
-			delete nodesPackage.name;
-			writeFileSync(manifest, JSON.stringify(nodesPackage, null, 2));
-		}
+		await stopInstallerN8n(n8n);
 		await collector?.close();
 		await registry?.close();
 		await sandbox?.close();
 	});
 
-	const activate = async (definition: WorkflowJson): Promise<string> => {
-		const { name, nodes, connections, settings } = definition;
-		// n8n 1.x stores no workflow without `active`.
-		const created = await n8n.rest<{ id: string; versionId: string }>('POST', '/workflows', {
-			name,
-			nodes,
-			connections,
-			settings,
-			active: false,
-		});
-		await n8n.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
-		return created.id;
-	};
+	const activate = (definition: WorkflowJson) => activateWorkflow(n8n, definition);
 	const savedWorkflow = async (id: string) => {
 		const { name, nodes, connections, settings } = await n8n.rest<WorkflowJson>('GET', `/workflows/${id}`);
 		return { name, nodes, connections, settings };
-	};
-	const readRows = async (): Promise<unknown> => {
-		const response = await fetch(`${n8n.baseUrl}/webhook/${PATHS.rows}`, { method: 'POST' });
-		expect(response.status).toBe(200);
-		return await response.json();
 	};
 	const call = async (invoice: number) => {
 		const outcome = await sendWebhook(sandbox, {
@@ -140,62 +101,25 @@ describe.each(runtimesUnderTest())('installed and updated by the community-packa
 		await waitFor(`${count} rows delivered by the feed workflow (so far: ${collector.ids.length})`, () =>
 			collector.ids.length >= count ? [...collector.ids] : undefined, { timeoutMs: 90_000, intervalMs: 250 });
 
-	test('installs from the registry without a restart, runs each node, and updates to the next version while a Report Trigger is active: every row once, saved workflows unchanged', async () => {
-		// Install, as Settings → Community Nodes → Install does.
-		const installed = await n8n.rest<InstalledPackage>('POST', '/community-packages', { name: packed.name });
+	test('installs from the registry without a restart, runs each node, and updates to the next version while a Report Trigger is active: every row once, saved workflows unchanged, the Records node runs the new code next', async () => {
+		const installed = await installPackage(n8n, packed);
 		expect(installed).toMatchObject({ packageName: packed.name, installedVersion: packed.version });
 		expect(installed.installedNodes.map((node) => node.type).sort()).toEqual([
 			'n8n-nodes-records.records',
 			'n8n-nodes-records.recordsReportTrigger',
 			'n8n-nodes-records.recordsTrigger',
 		]);
-		expect(registry.requests).toContain(`GET /${packed.name}/-/${packed.name}-${packed.version}.tgz 200`);
+		expect(tarballDownloads(registry, packed, packed.version)).toBe(1);
 
 		// A workflow with each node, created and activated on the running server.
-		const recordsCredential = await n8n.rest<{ id: string; name: string }>('POST', '/credentials', {
-			name: 'Records',
-			type: 'recordsApi',
-			data: {
-				baseUrl: sandbox.baseUrl,
-				token: TOKENS.analysisAdmin,
-				allowHttp: true,
-				testWith: 'report',
-				testReportId: FEED_REPORT,
-				testRecordTypeId: '',
-				allowedHttpRequestDomains: 'all',
-			},
-		});
+		const recordsApi = await createRecordsCredential(n8n, sandbox, FEED_REPORT);
 		const callCredential = await n8n.rest<{ id: string; name: string }>('POST', '/credentials', {
 			name: 'Records service',
 			type: 'recordsTriggerBearerAuthApi',
 			data: { token: BEARER },
 		});
-		const recordsApi = { recordsApi: { id: recordsCredential.id, name: recordsCredential.name } };
 		const ids = {
-			rows: await activate(
-				workflow('rows', 'Read bank rows', [
-					{
-						name: 'Webhook',
-						type: 'n8n-nodes-base.webhook',
-						typeVersion: 2,
-						webhookId: '9b3f2c1e-5a7d-4e08-8c61-2f4a0d7e0001',
-						parameters: { httpMethod: 'POST', path: PATHS.rows, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
-					},
-					{
-						name: 'Get Rows',
-						type: 'n8n-nodes-records.records',
-						parameters: {
-							resource: 'report',
-							operation: 'getRows',
-							report: { __rl: true, mode: 'id', value: REPORTS.bankTransactions },
-							returnAll: false,
-							limit: 3,
-							options: {},
-						},
-						credentials: recordsApi,
-					},
-				]),
-			),
+			rows: await activate(readRowsWorkflow(PATHS.rows, '9b3f2c1e-5a7d-4e08-8c61-2f4a0d7e0001', recordsApi)),
 			call: await activate(
 				workflow('call', 'Invoice paid', [
 					{
@@ -259,8 +183,9 @@ describe.each(runtimesUnderTest())('installed and updated by the community-packa
 
 		await n8n.waitForWebhook(PATHS.rows);
 		await n8n.waitForWebhook(PATHS.call);
-		const rowsBefore = await readRows();
+		const rowsBefore = await readRows(n8n, PATHS.rows);
 		expect(rowsBefore).toHaveLength(3);
+		expect(rowsBefore[0]).not.toHaveProperty('packageVersion');
 		expect(await call(4711)).toMatchObject({ event: 'invoice.paid', body: { invoice_id: 4711 } });
 		// Activation polled the report once and remembered its rows; the next polls emit only new ones.
 		await waitForReportRequests(sandbox, 0, requestsPerPoll(FEED_ROWS));
@@ -268,13 +193,11 @@ describe.each(runtimesUnderTest())('installed and updated by the community-packa
 		expect(await collected(3)).toEqual(bankTransactionIds(FEED_ROWS + 1, 3));
 
 		// The next version, published while the trigger polls; rows come before and after the update.
-		const next = await repackTarball(packed.tarball, NEXT_VERSION, join(e2eDir, 'package'));
-		await registry.publish(next);
+		await publishNextVersion(registry, packed);
 		await appendFeedRows(2);
-		// Update, as the Update button does: no version given, the registry's latest.
-		const updated = await n8n.rest<InstalledPackage>('PATCH', '/community-packages', { name: packed.name });
+		const updated = await updatePackage(n8n, packed);
 		expect(updated.installedVersion).toBe(NEXT_VERSION);
-		expect(registry.requests).toContain(`GET /${packed.name}/-/${packed.name}-${NEXT_VERSION}.tgz 200`);
+		expect(tarballDownloads(registry, packed, NEXT_VERSION)).toBe(1);
 		await appendFeedRows(1);
 
 		const readsAfterUpdate = reportRequests(sandbox);
@@ -283,9 +206,9 @@ describe.each(runtimesUnderTest())('installed and updated by the community-packa
 		await waitForReportRequests(sandbox, readsAfterUpdate, 2 * requestsPerPoll(FEED_ROWS + 6) + 1);
 		expect(collector.ids).toEqual(bankTransactionIds(FEED_ROWS + 1, 6));
 
-		// The other nodes run the new version without a restart; the saved workflows are as they were,
-		// and the editor gets the same descriptions for their nodes.
-		expect(await readRows()).toEqual(rowsBefore);
+		// The other nodes run the new version's code without a restart; the saved workflows are as
+		// they were, and the editor gets the same descriptions for their nodes.
+		expect(await readRows(n8n, PATHS.rows)).toEqual(rowsBefore.map((row) => ({ ...row, ...NEXT_VERSION_MARK })));
 		expect(await call(4712)).toMatchObject({ event: 'invoice.paid', body: { invoice_id: 4712 } });
 		expect({ rows: await savedWorkflow(ids.rows), call: await savedWorkflow(ids.call), feed: await savedWorkflow(ids.feed) }).toEqual(saved);
 		// The node types n8n now serves (and looks up for every poll and call) are the new version's.

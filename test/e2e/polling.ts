@@ -3,6 +3,24 @@ import { waitFor } from '../../tooling/lib/proc';
 import { TOKENS, type Sandbox } from '../../tooling/sandbox/server';
 
 /**
+ * The Records credential that reads the sandbox's reports, its connection test reading `reportId`.
+ * n8n 1.x's public API rejects it unless the fields behind display options are given too.
+ */
+export const reportsCredential = (sandbox: Sandbox, reportId: string) => ({
+	name: 'Records reports',
+	type: 'recordsApi',
+	data: {
+		baseUrl: sandbox.baseUrl,
+		token: TOKENS.analysisAdmin,
+		allowHttp: true,
+		testWith: 'report',
+		testReportId: reportId,
+		testRecordTypeId: '',
+		allowedHttpRequestDomains: 'all',
+	},
+});
+
+/**
  * Creates, through n8n's public API, the Records credential a Report Trigger polls `reportId` with;
  * returns it as a node's `credentials.recordsApi` names it.
  */
@@ -11,22 +29,8 @@ export async function createReportsCredential(
 	sandbox: Sandbox,
 	reportId: string,
 ): Promise<{ id: string; name: string }> {
-	const name = 'Records reports';
-	const id = await n8n.createCredential({
-		name,
-		type: 'recordsApi',
-		// n8n 1.x's public API rejects the credential unless the fields behind display options are given too.
-		data: {
-			baseUrl: sandbox.baseUrl,
-			token: TOKENS.analysisAdmin,
-			allowHttp: true,
-			testWith: 'report',
-			testReportId: reportId,
-			testRecordTypeId: '',
-			allowedHttpRequestDomains: 'all',
-		},
-	});
-	return { id, name };
+	const credential = reportsCredential(sandbox, reportId);
+	return { id: await n8n.createCredential(credential), name: credential.name };
 }
 
 /**

@@ -1,8 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports,
-	@n8n/community-nodes/no-hardcoded-secrets -- a test: runs in Node.js, not inside n8n (Node.js's
-	modules); its tokens and keys are fixed test values, not secrets */
-import { readFileSync } from 'node:fs';
-
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- a test: its tokens and keys are fixed
+	test values, not secrets */
 import { EXAMPLE_CREDENTIAL, EXAMPLE_MCP_CREDENTIAL, readExamples } from '../../tooling/examples/examples';
 import { waitFor } from '../../tooling/lib/proc';
 import { N8nInstance, nodeOutput, type ExecutionSummary, type WorkflowJson } from '../../tooling/n8n/n8nInstance';
@@ -99,7 +96,7 @@ describe.each(runtimesUnderTest())('queue mode (Redis and one worker) in %s', (_
 		expect(response.status).toBe(200);
 		const [execution] = await n8n.waitForExecutions(workflowId, 1);
 		expect(execution.status).toBe('success');
-		expect(readFileSync(n8n.workerLog, 'utf8')).toContain(`Worker started execution ${execution.id} `);
+		expect(n8n.ranOnWorker(execution)).toBe(true);
 		expect(nodeOutput(execution, 'Import tasks')).toHaveLength(tasks.length);
 		const stored = sandbox.state.getRecords(RECORD_TYPES.tasks).map((record) => record.fields);
 		for (const task of tasks) {
@@ -107,8 +104,7 @@ describe.each(runtimesUnderTest())('queue mode (Redis and one worker) in %s', (_
 		}
 	});
 
-	const ranOnWorker = (execution: ExecutionSummary) =>
-		readFileSync(n8n.workerLog, 'utf8').includes(`Worker started execution ${execution.id} `);
+	const ranOnWorker = (execution: ExecutionSummary) => n8n.ranOnWorker(execution);
 
 	test('the worker runs a Records Trigger call: Respond to Call answers the waiting service, which maps the answer; a refused call starts nothing', async () => {
 		const basic = { user: 'records-service', password: 'Fronta-heslo-2026' };

@@ -129,10 +129,25 @@ export interface N8nInstanceOptions {
 	port?: number;
 	/** Queue mode: the server enqueues executions in Redis, one `n8n worker` runs them. */
 	queue?: boolean;
+	/** How the queue-mode worker differs from the main instance (by default it shares the user folder). */
+	worker?: WorkerOptions;
 	/** Extra environment for every n8n process (it wins over the defaults). */
 	env?: Record<string, string>;
 	/** How long start() waits for the server to serve (default 120 s; a loaded machine needs more). */
 	startTimeoutMs?: number;
+}
+
+export interface WorkerOptions {
+	/**
+	 * A user folder of its own (`worker` inside the main instance's), as a worker on another machine
+	 * has: it shares the database and Redis with the main instance, not its nodes folder. The packed
+	 * package, if given, is installed into both.
+	 */
+	ownFolder?: boolean;
+	/** Environment of the worker's process only (it wins over `env`). */
+	env?: Record<string, string>;
+	/** Node.js options of the worker's process only, before n8n's script (e.g. `--require` of a file). */
+	nodeOptions?: string[];
 }
 
 /** Fixed so that an instance folder can be reopened by a later process (a restart). */
@@ -189,6 +204,7 @@ export class N8nInstance {
 	readonly queue: boolean;
 	readonly baseUrl: string;
 	private readonly extraEnv: Record<string, string>;
+	private readonly workerOptions: WorkerOptions;
 	private readonly startTimeoutMs: number;
 	private server?: ChildProcess;
 	private worker?: ChildProcess;
@@ -203,6 +219,7 @@ export class N8nInstance {
 		this.port = options.port;
 		this.queue = options.queue ?? false;
 		this.extraEnv = options.env ?? {};
+		this.workerOptions = options.worker ?? {};
 		this.startTimeoutMs = options.startTimeoutMs ?? 120_000;
 		this.baseUrl = `http://127.0.0.1:${this.port}`;
 	}
@@ -213,8 +230,13 @@ export class N8nInstance {
 		const port = options.port ?? (await freePort());
 		// n8n's own n8n-workflow: <install>/node_modules/n8n-workflow beside <install>/node_modules/n8n/bin/n8n.
 		const n8nWorkflowDir = join(dirname(dirname(dirname(options.runtime.n8nBin))), 'n8n-workflow');
-		if (options.package) await installPackage(options.package, userFolder, n8nWorkflowDir);
-		return new N8nInstance({ ...options, userFolder, port });
+		const instance = new N8nInstance({ ...options, userFolder, port });
+		if (options.package) {
+			for (const folder of new Set([userFolder, instance.workerUserFolder])) {
+				await installPackage(options.package, folder, n8nWorkflowDir);
+			}
+		}
+		return instance;
 	}
 
 	get n8nVersion(): string {
@@ -242,6 +264,16 @@ export class N8nInstance {
 	/** Log of the queue-mode worker: it names each execution it runs ("Worker started execution 7"). */
 	get workerLog(): string {
 		return join(this.userFolder, 'worker.log');
+	}
+
+	/** The queue-mode worker's user folder: the main instance's unless the worker has its own. */
+	get workerUserFolder(): string {
+		return this.workerOptions.ownFolder ? join(this.userFolder, 'worker') : this.userFolder;
+	}
+
+	/** Whether the queue-mode worker, not the main instance, ran an execution (its log names it). */
+	ranOnWorker(execution: { id: string | number }): boolean {
+		return readFileSync(this.workerLog, 'utf8').includes(`Worker started execution ${execution.id} `);
 	}
 
 	/** The environment of one n8n process; each process needs its own task-broker port. */
@@ -385,14 +417,29 @@ export class N8nInstance {
 		if (this.queue) await this.startWorker();
 	}
 
+	/** Stops the queue-mode worker and starts it again (the server keeps running). */
+	async restartWorker(): Promise<void> {
+		if (this.worker) await stopProcess(this.worker);
+		this.worker = undefined;
+		await this.startWorker();
+	}
+
 	private async startWorker(): Promise<void> {
 		if (this.worker && isRunning(this.worker)) return;
 		const logFile = this.workerLog;
 		writeFileSync(logFile, '', { flag: 'a' });
 		const startOffset = readFileSync(logFile, 'utf8').length;
-		this.worker = startLogged(this.runtime.nodeBin, [this.runtime.n8nBin, 'worker'], logFile, {
-			cwd: this.userFolder,
-			env: await this.env(),
+		const folder = this.workerUserFolder;
+		mkdirSync(join(folder, '.n8n'), { recursive: true });
+		const ownFolderEnv = folder === this.userFolder ? {} : {
+			N8N_USER_FOLDER: folder,
+			// The main instance's database (sqlite's file is in its user folder).
+			DB_SQLITE_DATABASE: join(this.userFolder, '.n8n', 'database.sqlite'),
+		};
+		const args = [...(this.workerOptions.nodeOptions ?? []), this.runtime.n8nBin, 'worker'];
+		this.worker = startLogged(this.runtime.nodeBin, args, logFile, {
+			cwd: folder,
+			env: { ...(await this.env()), ...ownFolderEnv, ...this.workerOptions.env },
 		});
 		const worker = this.worker;
 		await waitFor(`n8n worker of ${this.baseUrl}`, () => {

@@ -119,9 +119,15 @@ export class LoopbackRegistry {
 
 /**
  * The same package under another version: the tarball unpacked, `version` in its package.json
- * changed, packed again. Nothing else differs, as when a release is built from an unchanged tree.
+ * changed, `edit` (if given) applied to the unpacked folder, packed again. Without `edit` nothing
+ * else differs, as when a release is built from an unchanged tree.
  */
-export async function repackTarball(tarballPath: string, version: string, destination: string): Promise<string> {
+export async function repackTarball(
+	tarballPath: string,
+	version: string,
+	destination: string,
+	edit?: (packageDir: string) => void,
+): Promise<string> {
 	const work = mkdtempSync(join(tmpdir(), 'repack-'));
 	try {
 		await run('tar', ['-xzf', tarballPath, '-C', work]);
@@ -129,6 +135,7 @@ export async function repackTarball(tarballPath: string, version: string, destin
 		const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { name: string; version: string };
 		manifest.version = version;
 		writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+		edit?.(join(work, 'package'));
 		const output = join(destination, `${manifest.name}-${version}.tgz`);
 		await run('tar', ['-czf', output, '-C', work, 'package']);
 		return output;
