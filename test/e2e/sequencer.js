@@ -7,7 +7,7 @@
 const Sequencer = require('@jest/test-sequencer').default;
 
 /** Longest first, as measured in a run of the whole suite on two cores. */
-const LONGEST = ['pollTiming', 'queue', 'triggers', 'credential', 'reportTriggerEdits', 'installer', 'examples', 'editor', 'panels'];
+const LONGEST = ['pollTiming', 'queue', 'queueInstaller', 'triggers', 'credential', 'reportTriggerEdits', 'installer', 'examples', 'editor', 'panels'];
 
 const rank = (test) => {
 	const index = LONGEST.findIndex((name) => test.path.endsWith(`${name}.e2e.ts`));
