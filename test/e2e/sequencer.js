@@ -10,7 +10,7 @@ const Sequencer = require('@jest/test-sequencer').default;
 const LONGEST = ['pollTiming', 'queue', 'queueInstaller', 'triggers', 'credential', 'reportTriggerEdits', 'installer', 'examples', 'editor', 'panels'];
 
 const rank = (test) => {
-	const index = LONGEST.findIndex((name) => test.path.endsWith(`${name}.e2e.ts`));
+	const index = LONGEST.findIndex((name) => test.path.endsWith(`/${name}.e2e.ts`));
 	return index === -1 ? LONGEST.length : index;
 };
 
