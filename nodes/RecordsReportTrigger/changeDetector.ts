@@ -204,7 +204,7 @@ export class ChangeDetector {
 			this.beforeFull = { why: undefined, atEdges: true };
 			return edges;
 		}
-		if (memory.readOnAt !== undefined && !ordered) return new NextPart(memory, this.remembered, settings);
+		if (memory.readOnAt !== undefined) return new NextPart(memory, this.remembered, settings);
 		const bounded = memory.rows === undefined && memory.window !== undefined && memory.count > 0;
 		const samePosition = memory.position === settings.position && memory.window !== undefined && memory.count > 0;
 		// The mode or its memory changed: a full read, compared with every remembered row, or with the

@@ -12,14 +12,16 @@
  *   above it, and its rows are counted on from the rows read before: identical rows are numbered as
  *   one read of the whole report numbers them. Where they moved (rows were added or deleted above
  *   since), a row read again is the row remembered, not a new one, and identical rows are counted
- *   within the part.
+ *   within the part; so are they in every later part (the memory then keeps no rows to read again),
+ *   since rows read before may now stand below the point it reads on from.
  * - A row that moved from below the read point to above it (rows deleted above it, or re-sorted) is
  *   not read by the first run: the first poll after it compares it with the memory and emits it, as
  *   it emits a row added above the read point meanwhile. A row added below the read point meanwhile
  *   is read by a part: under Only Remember Them it counts as there before, as any row a first run
  *   reads does.
  * - Each part's read ends where the paging engine proves the report's end; Max Remembered Rows
- *   counts every row read so far.
+ *   counts every row read so far. New Rows Appear changed meanwhile waits for the first run's end:
+ *   its memory stays Anywhere's until then, and the next poll reads in full as after any such edit.
  */
 import type { ReportRow } from '../shared/report/rows';
 import { topSoFar } from './backlog';
@@ -43,7 +45,7 @@ export const PART_MS = 60_000;
 
 /** Whether the read going on is a part of an Anywhere first run (cut short, the next poll goes on). */
 export function readsPart(settings: DetectorSettings, memory: Memory | undefined, step: Step | undefined): boolean {
-	return settings.position === 'anywhere' && (step instanceof NextPart || (memory === undefined && step instanceof FullRead));
+	return step instanceof NextPart || (settings.position === 'anywhere' && memory === undefined && step instanceof FullRead);
 }
 
 /**
@@ -109,14 +111,17 @@ export class NextPart implements Step {
 		return this.part(undefined);
 	}
 
-	/** The poll's time is up: what this part read, the next poll goes on after it. */
+	/**
+	 * The poll's time is up: what this part read, the next poll goes on after it. A part whose time ran
+	 * out while it read the rows again gives the next part none to read again, so that it gets on.
+	 */
 	cutShort(): FirstRunPart {
 		if (this.finder === undefined) {
 			const { memory } = this;
 			const nothing = new NewRowFinder(this.ids, false, { has: () => false });
-			return { kind: 'firstRunPart', finder: nothing, newRows: [], rows: this.remembered, count: memory.count, goesOn: { at: memory.readOnAt!, after: memory.readOnAfter! } };
+			return { kind: 'firstRunPart', finder: nothing, newRows: [], rows: this.remembered, count: memory.count, goesOn: { at: memory.readOnAt!, after: '' } };
 		}
-		const after = tail(this.moved ? [] : this.window, this.finder.bases, windowRows(this.settings));
+		const after = this.moved ? '' : tail(this.window, this.finder.bases, windowRows(this.settings));
 		return this.part({ at: this.range.start + this.taken, after });
 	}
 

@@ -79,7 +79,8 @@ export interface Memory {
 	/**
 	 * Anywhere, a first run too large for one poll and not complete yet (firstRunParts.ts): the next
 	 * poll reads on from row `readOnAt` (0-based), after the rows whose base identities `readOnAfter`
-	 * holds (the last rows read, at most a window's). `rows` holds every row read so far.
+	 * holds (the last rows read, at most a window's; none once rows moved above them). `rows` holds
+	 * every row read so far.
 	 */
 	readOnAt?: number;
 	readOnAfter?: string;

@@ -64,6 +64,8 @@ export function memoryAfterPoll({ settings, previous, remembered, columns, read,
 		memory.count = part.count;
 		memory.rows = part.rows.encode();
 		if (part.goesOn !== undefined) Object.assign(memory, { readOnAt: part.goesOn.at, readOnAfter: part.goesOn.after });
+		// Anywhere's first run, whatever New Rows Appear says now (firstRunParts.ts).
+		memory.position = 'anywhere';
 		reportBases = [];
 	} else if ('finder' in read) {
 		const { bases, identities } = read.finder;
@@ -91,7 +93,7 @@ export function memoryAfterPoll({ settings, previous, remembered, columns, read,
 		memory.polls = 0;
 		if (everyRow && memory.rows === undefined) memory.skipped = true;
 	}
-	if (settings.position !== 'anywhere') {
+	if (memory.position !== 'anywhere') {
 		memory.window = joinIdentities(end ? reportBases.slice(-rows) : reportBases.slice(0, rows));
 		memory.far = far;
 	}

@@ -392,6 +392,7 @@ class Run {
 			}
 		};
 		const before = this.trigger.staticData;
+		const atStart = this.model.counts(this.byKey);
 		const partBefore = readsOn(stale ?? before, this.trigger.name);
 		const started = this.service.clock.now;
 		const result = await this.trigger.poll('trigger', stale ?? before);
@@ -416,7 +417,10 @@ class Run {
 		let stored = from;
 		if (stored === undefined) {
 			const epoch = new Epoch(this.byKey, this.model.madeFor(this.byKey));
-			epoch.begin(this.h.firstRun === 'remember' ? (lastServed ?? this.model.counts(this.byKey)) : undefined);
+			// Rows added while a first run reads may be read by it (there before) or not (new).
+			const served = lastServed ?? this.model.counts(this.byKey);
+			epoch.begin(this.h.firstRun === 'remember' ? (changedDuring ? atStart : served) : undefined);
+			if (this.h.firstRun === 'remember' && changedDuring) epoch.readOn(served);
 			epoch.saw(this.rows());
 			this.epochs.push(epoch);
 			stored = { epoch, report: this.report, byKey: this.byKey };
@@ -434,7 +438,8 @@ class Run {
 		// The ordered modes emit rows by position (each row made once at most), as does a read the
 		// report changed under. A poll with a budget may be cut short: only others show what was there.
 		epoch.byPosition ||= changedDuring || this.position !== 'anywhere';
-		if (!changedDuring && budgetMs === undefined) raise(epoch.mostRead, this.model.counts(this.byKey));
+		// A poll of a first run going on over several polls reads the rows from where it reads on only.
+		if (!changedDuring && budgetMs === undefined && !partBefore && !epoch.partial) raise(epoch.mostRead, this.model.counts(this.byKey));
 		if (result.items !== null) {
 			this.lastEmitted = stored;
 			this.beforeEmitting = before;

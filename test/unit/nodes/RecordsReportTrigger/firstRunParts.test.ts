@@ -131,6 +131,18 @@ describe('Anywhere, a first run too large for one poll goes on over the next pol
 		expect(emitted.sort()).toEqual(expected.sort());
 	});
 
+	it('rows added above the read point, more than a part reads again: no row read before is emitted again by a later part', async () => {
+		const t = trigger({ firstRun: 'emit' }, rows(1, 3_000));
+		const emitted = ids((await t.poll()).items);
+		// The rows read so far move down past what the next part reads (about 1,150 rows).
+		const added = rows(10_000, 1_500);
+		report().unshift(...added);
+		emitted.push(...(await pollUntilComplete(t)).flat());
+		emitted.push(...ids((await t.poll()).items));
+		expect((await t.poll()).items).toBeNull();
+		expect(emitted.sort()).toEqual([...idsOf(rows(1, 3_000)), ...idsOf(added)].sort());
+	});
+
 	it('a restart between two parts goes on from the memory n8n saved, not over', async () => {
 		const t = trigger({}, rows(1, 4_000));
 		const first = await timedPoll(t);
