@@ -8,12 +8,13 @@
  * tells the rows to emit and the memory to save. A poll whose time runs out asks `cutShort()`
  * whether what it read can be decided on (an ordered poll at the end: the next poll goes on from
  * there; an ordered mode's full read, a safety net: the read at the chosen end made before it; an
- * ordered mode's first run that emits all current rows: the rows read, the rest at the next polls);
- * otherwise the poll fails and nothing is remembered. The reads are steps (detection.ts):
- * a full read (fullRead.ts), the ordered modes' checks (orderedChecks.ts), the first run of a bounded
- * ordered mode (firstRunEdges.ts), the rest of such a first run (backlog.ts). The columns rows are
- * identified by are chosen in identityColumns.ts, the log's words in detectorNotes.ts, the memory
- * saved in memoryAfterPoll.ts. The contract each mode keeps is written in
+ * ordered mode's first run that emits all current rows: the rows read, the rest at the next polls;
+ * Anywhere's first run: the rows read, the next polls read on); otherwise the poll fails and nothing
+ * is remembered. The reads are steps (detection.ts): a full read (fullRead.ts), the ordered modes'
+ * checks (orderedChecks.ts), the first run of a bounded ordered mode (firstRunEdges.ts), the rest of
+ * such a first run (backlog.ts), the parts of Anywhere's first run (firstRunParts.ts). The columns
+ * rows are identified by are chosen in identityColumns.ts, the log's words in detectorNotes.ts, the
+ * memory saved in memoryAfterPoll.ts. The contract each mode keeps is written in
  * docs/report-trigger-contract.md and proven by the model tests beside this module's tests.
  *
  * A failed ordered check is a change the ordered mode does not promise to handle. With per-row memory
@@ -32,7 +33,8 @@ import {
 	type ReadRange,
 	type Step,
 } from './detection';
-import { TopBacklog, topSoFar } from './backlog';
+import { TopBacklog } from './backlog';
+import { firstRunSoFar, NextPart, readsPart } from './firstRunParts';
 import { firstRunEdges } from './firstRunEdges';
 import { FullRead, type FullReadOptions } from './fullRead';
 import { keyColumnIds, wholeRowIds } from './identityColumns';
@@ -110,7 +112,7 @@ export class ChangeDetector {
 	 * from the last of them). Otherwise the poll must fail without remembering anything.
 	 */
 	cutShort(budgetSeconds: number): boolean {
-		const soFar = this.firstRunSoFar();
+		const soFar = firstRunSoFar(this.settings, this.memory, this.step, this.fallback);
 		if (soFar !== undefined) {
 			this.fallback = undefined;
 			this.beforeFull = undefined;
@@ -124,7 +126,8 @@ export class ChangeDetector {
 			this.decideOnFallback(budgetSeconds);
 			return true;
 		}
-		const finding = this.step instanceof EndCheck || this.step instanceof TopBacklog ? this.step.cutShort() : undefined;
+		const { step } = this;
+		const finding = step instanceof EndCheck || step instanceof TopBacklog || step instanceof NextPart ? step.cutShort() : undefined;
 		if (finding === undefined) return false;
 		// No time is left for a full read: it is due again at the next poll.
 		this.beforeFull = undefined;
@@ -132,18 +135,9 @@ export class ChangeDetector {
 		return this.step === undefined;
 	}
 
-	/**
-	 * A first run under Emit All Current Rows in an ordered mode, cut short: what it read, to emit now
-	 * and go on from at the next poll (backlog.ts); undefined where that is not the case.
-	 */
-	private firstRunSoFar(): Finding | undefined {
-		const { settings, step } = this;
-		if (this.memory !== undefined || settings.firstRun !== 'emit' || !(step instanceof FullRead)) return undefined;
-		const read = step.soFar();
-		if (read === undefined) return undefined;
-		if (settings.position === 'end') return { kind: 'full', finder: read.finder, newRows: read.newRows };
-		if (settings.position === 'top' && this.fallback?.kind === 'edges') return topSoFar(this.fallback, { bases: read.finder.bases, newRows: read.newRows });
-		return undefined;
+	/** Whether the read is a part of Anywhere's first run, whose time is bounded (firstRunParts.ts). */
+	get readsPart(): boolean {
+		return readsPart(this.settings, this.memory, this.step);
 	}
 
 	/** What the current read is, for the error of a poll whose time ran out. */
@@ -178,6 +172,9 @@ export class ChangeDetector {
 			emit = this.settings.identity === 'columns' ? this.newKeys(finding.added) : finding.added;
 			if (finding.backlog !== undefined) emit = emit.concat(finding.backlog.rows);
 			read = { added: finding.added, backlog: finding.backlog };
+		} else if (finding.kind === 'firstRunPart') {
+			emit = finding.newRows;
+			read = { part: finding };
 		} else if (finding.kind === 'edges') {
 			emit = finding.backlog?.rows ?? [];
 			read = { edges: finding };
@@ -187,7 +184,7 @@ export class ChangeDetector {
 		if (firstRun && this.settings.firstRun === 'remember') emit = [];
 		const remembered = this.memory === undefined ? RememberedRows.stored(undefined) : this.remembered;
 		const memory = memoryAfterPoll({ settings: this.settings, previous: this.memory, remembered, columns: this.columns, read, skippedFull: this.skippedFull, names: this.names });
-		const finders = finding.kind === 'full' ? [finding.finder] : this.keyFinder ? [this.keyFinder] : [];
+		const finders = 'finder' in finding ? [finding.finder] : this.keyFinder ? [this.keyFinder] : [];
 		return { emit, memory, firstRun, notes: this.notes, finders };
 	}
 
@@ -207,6 +204,7 @@ export class ChangeDetector {
 			this.beforeFull = { why: undefined, atEdges: true };
 			return edges;
 		}
+		if (memory.readOnAt !== undefined) return new NextPart(memory, this.remembered, settings);
 		const bounded = memory.rows === undefined && memory.window !== undefined && memory.count > 0;
 		const samePosition = memory.position === settings.position && memory.window !== undefined && memory.count > 0;
 		// The mode or its memory changed: a full read, compared with every remembered row, or with the

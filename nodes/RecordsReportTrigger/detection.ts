@@ -9,6 +9,7 @@
 import type { ReportColumn, ReportRow } from '../shared/report/rows';
 import { identityOf, rowIdentityText } from '../shared/report/rows';
 import type { IdentityKind, Lineage, Memory, NewRowPosition } from './memory';
+import type { RememberedRows } from './rememberedRows';
 import type { NewRowFinder } from './rowFinder';
 
 export interface DetectorSettings {
@@ -74,13 +75,15 @@ export class ChangedDuringRead extends Error {}
 /**
  * What a step found: a full read (every row's identity, and the new rows: those not remembered, or
  * past a bounded memory's boundary; `unsure` when that boundary was not where it must be), the rows
- * past an ordered mode's boundary, what a first run found at the report's edges, a failed check, or
- * that only a full read can tell.
+ * past an ordered mode's boundary, what a first run found at the report's edges, a part of an
+ * Anywhere first run read over several polls (firstRunParts.ts), a failed check, or that only a full
+ * read can tell.
  */
 export type Finding =
 	| { kind: 'full'; finder: NewRowFinder; newRows: ReportRow[]; unsure?: string }
 	| { kind: 'past'; added: ReportRow[]; backlog?: Backlog }
 	| { kind: 'edges'; count: number; window: string[]; far: string | undefined; backlog?: Backlog }
+	| FirstRunPart
 	| { kind: 'failed'; reason: string }
 	| { kind: 'readInFull'; reason: string };
 
@@ -94,6 +97,20 @@ export interface Backlog {
 	rows: ReportRow[];
 	left: number;
 	after: string | undefined;
+}
+
+/**
+ * Anywhere, a part of a first run (firstRunParts.ts): the rows it read and found new (to emit under
+ * Emit All Current Rows), every row read so far (`rows`, `count` of them) and, where the report was
+ * not read to its end, where the next poll reads on.
+ */
+export interface FirstRunPart {
+	kind: 'firstRunPart';
+	finder: NewRowFinder;
+	newRows: ReportRow[];
+	rows: RememberedRows;
+	count: number;
+	goesOn?: { at: number; after: string };
 }
 
 export interface Step {

@@ -12,6 +12,11 @@
  * trigger, or one that started over after another report or identity was chosen); saves within a
  * line count up `generation`, and name the process that saved (`writer`). The guard (pollGuard.ts)
  * tells an older memory from a newer one by them.
+ *
+ * A later release reads an older memory: a field added later is optional, so a memory saved before it
+ * existed reads as before (it lacks the field), and the format's number (`version`) stays. Only a
+ * change an older memory cannot be read as raises the number; that release converts every earlier
+ * number rather than discard it, since a memory the trigger cannot read makes it start over.
  */
 import { IDENTITY_LENGTH } from '../shared/report/rows';
 import { isIdentities } from './identityText';
@@ -71,6 +76,14 @@ export interface Memory {
 	backlogAfter?: string;
 	/** Key Columns as the parameter gave them when the memory was saved (Row Identity "Key Columns"). */
 	keys?: string[];
+	/**
+	 * Anywhere, a first run too large for one poll and not complete yet (firstRunParts.ts): the next
+	 * poll reads on from row `readOnAt` (0-based), after the rows whose base identities `readOnAfter`
+	 * holds (the last rows read, at most a window's; none once rows moved above them). `rows` holds
+	 * every row read so far.
+	 */
+	readOnAt?: number;
+	readOnAfter?: string;
 }
 
 /** A new line of memory, for a poll that starts over: its id and when it began. */
@@ -103,7 +116,8 @@ export function readMemory(stored: unknown): Memory | undefined {
 		(memory.window === undefined || isIdentities(memory.window)) &&
 		(memory.names === undefined || isTexts(memory.names, memory.columns.length)) &&
 		(memory.keys === undefined || isTexts(memory.keys)) &&
-		(memory.backlog === undefined || (Number.isInteger(memory.backlog) && memory.backlog > 0 && isIdentity(memory.backlogAfter)));
+		(memory.backlog === undefined || (Number.isInteger(memory.backlog) && memory.backlog > 0 && isIdentity(memory.backlogAfter))) &&
+		(memory.readOnAt === undefined || (Number.isInteger(memory.readOnAt) && memory.readOnAt > 0 && memory.rows !== undefined && isIdentities(memory.readOnAfter)));
 	return valid ? (memory as Memory) : undefined;
 }
 

@@ -4,7 +4,7 @@
  * no n8n imports.
  */
 import type { ReportRow } from '../shared/report/rows';
-import { type Backlog, baseOf, type DetectorSettings } from './detection';
+import { type Backlog, baseOf, type DetectorSettings, type FirstRunPart } from './detection';
 import type { IdentityList } from './identities';
 import { joinIdentities, splitIdentities } from './identityText';
 import { type Memory, MEMORY_VERSION, remembersEveryRow, WINDOW_ROWS } from './memory';
@@ -22,11 +22,12 @@ export interface PollForMemory {
 	/**
 	 * A full read (the finder that met every row: their identities, copies numbered, and base
 	 * identities, in report order), an ordered poll's rows past its boundary (all of them, emitted or
-	 * not), or what a first run of a bounded ordered mode found at the report's edges (the row count,
-	 * the window, the far row).
+	 * not), what a first run of a bounded ordered mode found at the report's edges (the row count,
+	 * the window, the far row), or a part of Anywhere's first run (firstRunParts.ts).
 	 */
 	read:
 		| { finder: NewRowFinder }
+		| { part: FirstRunPart }
 		| { added: ReportRow[]; backlog?: Backlog }
 		| { edges: { count: number; window: string[]; far: string | undefined; backlog?: Backlog } };
 	/** The names of `columns`, in their order. */
@@ -58,7 +59,15 @@ export function memoryAfterPoll({ settings, previous, remembered, columns, read,
 	// The base identities at the end where new rows appear (at least the window), and the row at the other end.
 	let reportBases: string[];
 	let far: string | undefined;
-	if ('finder' in read) {
+	if ('part' in read) {
+		const { part } = read;
+		memory.count = part.count;
+		memory.rows = part.rows.encode();
+		if (part.goesOn !== undefined) Object.assign(memory, { readOnAt: part.goesOn.at, readOnAfter: part.goesOn.after });
+		// Anywhere's first run, whatever New Rows Appear says now (firstRunParts.ts).
+		memory.position = 'anywhere';
+		reportBases = [];
+	} else if ('finder' in read) {
 		const { bases, identities } = read.finder;
 		memory.count = bases.length;
 		reportBases = end ? textsOf(bases, bases.length - rows, bases.length) : textsOf(bases, 0, rows);
@@ -84,7 +93,7 @@ export function memoryAfterPoll({ settings, previous, remembered, columns, read,
 		memory.polls = 0;
 		if (everyRow && memory.rows === undefined) memory.skipped = true;
 	}
-	if (settings.position !== 'anywhere') {
+	if (memory.position !== 'anywhere') {
 		memory.window = joinIdentities(end ? reportBases.slice(-rows) : reportBases.slice(0, rows));
 		memory.far = far;
 	}

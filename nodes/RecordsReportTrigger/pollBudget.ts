@@ -3,13 +3,14 @@
  * gives a poll its budget (`getPollBudgetMs()`: about 36 s on n8n's durable scheduler, which abandons
  * a poll at its timeout and throws its result away; 5 minutes otherwise); n8n 1.x gives none.
  *
- * A read is never split over polls: a poll that cannot finish its read in time fails with an error
+ * A read is not split over polls: a poll that cannot finish its read in time fails with an error
  * that says which setting to change, nothing emitted and nothing remembered, and the next poll reads
  * again from the start. The exceptions decide on what was read at the end where new rows appear
  * (changeDetector.ts, `cutShort`): an ordered poll at the end of the report emits the new rows it
  * read and leaves the rest to the next poll, in an ordered mode a full read that does not fit is
  * skipped for the ordered read made before it, and an ordered mode's first run that emits all current
- * rows emits those it read and leaves the rest to the next polls (backlog.ts).
+ * rows emits those it read and leaves the rest to the next polls (backlog.ts), and Anywhere's first
+ * run reads on at the next polls (firstRunParts.ts), each part within a bound of its own as well.
  */
 import type { INode, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -18,7 +19,8 @@ import { NodeOperationError } from 'n8n-workflow';
 export class Budget {
 	readonly ms: number | undefined;
 	private readonly deadline: number | undefined;
-	private last = Date.now();
+	private readonly started = Date.now();
+	private last = this.started;
 	private slowest = 0;
 
 	constructor(context: IPollFunctions) {
@@ -29,13 +31,15 @@ export class Budget {
 
 	/**
 	 * After an answer: whether one more request, as slow as the slowest so far (its retries included),
-	 * would end past the budget. n8n's budget already keeps a margin before it abandons a poll.
+	 * would end past the budget, or past `boundMs` from the poll's start where a bound is given (a
+	 * read that goes on at the next poll). n8n's budget already keeps a margin before it abandons a poll.
 	 */
-	get exhausted(): boolean {
+	exhausted(boundMs?: number): boolean {
 		const now = Date.now();
 		this.slowest = Math.max(this.slowest, now - this.last);
 		this.last = now;
-		return this.deadline !== undefined && now + this.slowest >= this.deadline;
+		const deadline = Math.min(this.deadline ?? Infinity, boundMs === undefined ? Infinity : this.started + boundMs);
+		return now + this.slowest >= deadline;
 	}
 
 	/** Whether the deadline has not passed. */

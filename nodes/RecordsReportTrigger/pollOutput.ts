@@ -8,6 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ReportRow } from '../shared/report/rows';
 import type { ReportShaper } from '../shared/report/settings';
 import type { Decision } from './detection';
+import { partWords } from './firstRunParts';
 import type { Memory } from './memory';
 import type { PollSettings } from './pollSettings';
 import type { NewRowFinder } from './rowFinder';
@@ -69,14 +70,17 @@ export function firstRunNote(
 	const reason =
 		startOverReason(poll, stored, why.forget) ??
 		(why.renamedFrom === undefined ? undefined : `no memory is stored under its new name (n8n keeps what a trigger remembers under its name, and it was renamed from "${why.renamedFrom}")`);
+	const goesOn = decision.memory.readOnAt === undefined ? undefined : partWords(poll.firstRun, decision.memory, decision.emit.length);
 	const what =
-		poll.firstRun === 'remember'
+		goesOn !== undefined
+			? `${goesOn[0].toUpperCase()}${goesOn.slice(1)}`
+			: poll.firstRun === 'remember'
 			? `On First Run "Only Remember Them": the ${decision.memory.count} rows in the report now count as emitted, and rows added from now on are emitted`
 			: cutShort
 				? `On First Run "Emit All Current Rows": the report could not be read whole in the time n8n gives one poll, so its first ${decision.emit.length} rows are emitted now, and the next polls emit the rest from where this one stopped (with the rows added meanwhile), each row once`
 				: `On First Run "Emit All Current Rows": the ${decision.emit.length} rows in the report are emitted`;
 	return {
-		warn: reason !== undefined || (cutShort && poll.firstRun === 'emit'),
+		warn: reason !== undefined || goesOn !== undefined || (cutShort && poll.firstRun === 'emit'),
 		text: reason === undefined ? `a first run. ${what}.` : `a first run: the trigger starts over, since ${reason}. ${what}.`,
 	};
 }

@@ -7,6 +7,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { reportShaper } from '../shared/report/settings';
+import { partNote } from './firstRunParts';
 import { manualSample } from './manualSample';
 import { type Memory, readMemory, STATE_KEY } from './memory';
 import type { MemoryMark } from './pollGuard';
@@ -34,7 +35,7 @@ export interface PollResult {
 
 /** Whether two memories remember the same (a poll that found nothing new leaves the stored one). */
 function sameMemory(a: Memory, b: Memory): boolean {
-	const fields = ['version', 'report', 'identity', 'position', 'lineage', 'since', 'count', 'window', 'far', 'rows', 'polls', 'skipped', 'backlog', 'backlogAfter'] as const;
+	const fields = ['version', 'report', 'identity', 'position', 'lineage', 'since', 'count', 'window', 'far', 'rows', 'polls', 'skipped', 'backlog', 'backlogAfter', 'readOnAt', 'readOnAfter'] as const;
 	const lists = ['columns', 'names', 'keys'] as const;
 	return fields.every((field) => a[field] === b[field]) && lists.every((list) => a[list]?.join('\u0000') === b[list]?.join('\u0000'));
 }
@@ -51,14 +52,14 @@ export async function pollReport(this: IPollFunctions, run: PollRun): Promise<Po
 	const log = { workflowId: this.getWorkflow().id, nodeId: node.id };
 	const say = (text: string) => `Records Report Trigger "${node.name}": report "${poll.reportId}": ${text}`;
 	if (decision.memory.rows !== undefined && decision.memory.count > poll.maxRemembered) throw tooManyRows(node, poll, decision.memory.count);
-	const first = firstRunNote(poll, decision, stored, run, cutShort);
+	const first = firstRunNote(poll, decision, stored, run, cutShort) ?? partNote(poll.firstRun, memory, decision.memory, decision.emit.length);
 	if (first !== undefined) this.logger[first.warn ? 'warn' : 'info'](say(first.text), log);
 	const reason = detector.fullReadReason;
 	if (reason !== undefined) this.logger.warn(`Records Report Trigger "${node.name}": report "${poll.reportId}" is read in full this poll, since ${reason}.`, log);
 	for (const note of decision.notes) this.logger.warn(say(`${note}.`), log);
 	const warning = repeatedKeysWarning(node, poll.reportId, decision.finders);
 	if (warning !== undefined) this.logger.warn(warning, log);
-	if (cutShort && !detector.fullReadSkipped && !decision.firstRun) {
+	if (cutShort && !detector.fullReadSkipped && !decision.firstRun && decision.memory.readOnAt === undefined) {
 		this.logger.info(say(`the poll's time ran out after ${decision.emit.length} new rows; they are emitted, and the next poll goes on from the last of them.`), log);
 	}
 	if (decision.emit.length === 0 && memory !== undefined && sameMemory(memory, decision.memory)) return { items: null };

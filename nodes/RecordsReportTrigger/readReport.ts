@@ -12,6 +12,7 @@ import { columnIndexes } from '../shared/report/settings';
 import { describeColumns } from '../shared/report/rows';
 import { ChangeDetector } from './changeDetector';
 import { ChangedDuringRead, type Decision, DetectorError } from './detection';
+import { PART_MS } from './firstRunParts';
 import type { Lineage, Memory } from './memory';
 import { NewestRows } from './newestRows';
 import { Budget, OutOfTime, outOfTimeError } from './pollBudget';
@@ -138,7 +139,7 @@ async function runDetector(
 				sample?.take(page.rows);
 				const verdict = await takeInSlices(detector, page);
 				// Every answer is timed, also the last of a range (a one-row probe), or the next seems slow.
-				const late = budget.exhausted;
+				const late = budget.exhausted(detector.readsPart ? PART_MS : undefined);
 				if (verdict === undefined && late) outOfTime = true;
 				return outOfTime ? 'stop' : verdict;
 			},

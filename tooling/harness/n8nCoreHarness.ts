@@ -121,9 +121,9 @@ export interface RunPollOptions {
 	workflowId?: string;
 	/**
 	 * What `getPollBudgetMs()` answers (n8n's durable scheduler gives a poll its budget this way);
-	 * n8n-core's default otherwise.
+	 * n8n-core's default otherwise; null: the poll has no `getPollBudgetMs` at all, as on n8n 1.x.
 	 */
-	pollBudgetMs?: number;
+	pollBudgetMs?: number | null;
 	/** The node's id; polls of one node keep it (a renamed node too), a copied workflow's node may not. */
 	nodeId?: string;
 	/**
@@ -566,8 +566,10 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 		undefined,
 		undefined,
 		undefined,
-		options.pollBudgetMs === undefined ? undefined : () => options.pollBudgetMs!,
+		typeof options.pollBudgetMs === 'number' ? () => options.pollBudgetMs as number : undefined,
 	);
+	// n8n 1.x: its poll functions have no budget to ask for.
+	if (options.pollBudgetMs === null) Reflect.deleteProperty(context, 'getPollBudgetMs');
 	const { httpRequest } = options;
 	if (httpRequest !== undefined) {
 		context.helpers.httpRequestWithAuthentication = async (_type: string, request: IHttpRequestOptions) =>

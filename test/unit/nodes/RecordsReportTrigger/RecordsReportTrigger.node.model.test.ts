@@ -20,7 +20,9 @@
  * emitted exactly once by the end, no errors but those the contract names where it names them (the
  * budget's; a fixed Page Size above what the service serves; a report as deep as the service's depth
  * window or deeper, which must fail naming it, never read short), a first run that only remembers
- * never emitting, and an older memory never emitted from.
+ * never emitting, and an older memory never emitted from. The first poll has a budget too, as often as
+ * not: in Anywhere its first run then goes on over several polls (firstRunParts.ts), and the oracle
+ * holds it to what that promises (reportOracle.ts).
  *
  * Seeded and shrinking: a failure prints its seed, the smallest history found and the command that
  * replays it (FC_SEED=<seed> FC_PATH=<path>). FC_NUM_RUNS sets how many histories each property tries.
@@ -111,6 +113,8 @@ interface History {
 	/** Whether a fixed Page Size above what the service serves is lowered to it (else: the error naming it). */
 	fitPageSize: boolean;
 	service: ServiceRules;
+	/** n8n's budget for the first poll, or none. */
+	firstBudgetMs?: number;
 	steps: Step[];
 	/** The last polls, each after a row added at the chosen end: with a budget for the ordered read; whether the column ids move before it. */
 	tight: boolean[];
@@ -148,11 +152,13 @@ const changed = (any: boolean): fc.Arbitrary<Changed> =>
 		},
 	);
 
+/** n8n's budget for a poll on the virtual clock, or none (n8n 1.x): a few requests' time. */
+const budget = fc.option(fc.integer({ min: 300, max: 4_000 }), { nil: undefined, freq: 2 });
+
 const poll = (any: boolean): fc.Arbitrary<Step> =>
 	fc.record({
 		kind: fc.constant('poll' as const),
-		// n8n's budget for the poll on the virtual clock, or none (n8n 1.x): a few requests' time.
-		budgetMs: fc.option(fc.integer({ min: 300, max: 4_000 }), { nil: undefined, freq: 2 }),
+		budgetMs: budget,
 		// One change between two page requests at most: two would hide each other's shift.
 		during: fc.uniqueArray(fc.record({ afterRequest: fc.integer({ min: 1, max: 8 }), change: changed(any) }), { maxLength: 2, selector: (d) => d.afterRequest }),
 	});
@@ -198,6 +204,7 @@ const history = (any: boolean): fc.Arbitrary<History> =>
 		pageSize: fc.option(fc.integer({ min: 1, max: 7 }), { nil: undefined, freq: 4 }),
 		fitPageSize: fc.integer({ min: 0, max: 3 }).map((n) => n > 0),
 		service,
+		firstBudgetMs: budget,
 		steps: steps(any),
 		tight: fc.array(fc.integer({ min: 0, max: 4 }).map((n) => n === 0), { maxLength: 4 }),
 	})
@@ -261,6 +268,10 @@ const modelCells = (json: IDataObject): IDataObject => ({ c1: json.Key, c2: json
  * an ordered poll with a new row, not (as often as not) for a full read.
  */
 const TIGHT_EXTRA = 24;
+
+/** Whether the memory stored under the node's name says a first run goes on (firstRunParts.ts). */
+const readsOn = (staticData: IDataObject, name: string): boolean =>
+	(staticData[`node:${name}`] as { reportRows?: { readOnAt?: number } } | undefined)?.reportRows?.readOnAt !== undefined;
 
 /** What the trigger remembers under one node name, for the oracle: the memory's stretch of polls. */
 interface Stored {
@@ -329,7 +340,9 @@ class Run {
 		else this.model.apply({ kind: 'add', at: this.position === 'anywhere' ? changed.row.at : this.position, duplicateOf: changed.row.copyOf });
 		// A memory left under another name may be gone on from again (renamed back): its epoch sees it too.
 		for (const stored of new Set(this.stored.values())) {
-			if (stored.report === this.report) stored.epoch.saw(this.rows(stored.byKey));
+			if (stored.report !== this.report) continue;
+			stored.epoch.saw(this.rows(stored.byKey));
+			stored.epoch.spread ||= stored.epoch.partial;
 		}
 	}
 
@@ -379,6 +392,8 @@ class Run {
 			}
 		};
 		const before = this.trigger.staticData;
+		const atStart = this.model.counts(this.byKey);
+		const partBefore = readsOn(stale ?? before, this.trigger.name);
 		const started = this.service.clock.now;
 		const result = await this.trigger.poll('trigger', stale ?? before);
 		this.service.afterAnswer = () => undefined;
@@ -402,7 +417,10 @@ class Run {
 		let stored = from;
 		if (stored === undefined) {
 			const epoch = new Epoch(this.byKey, this.model.madeFor(this.byKey));
-			epoch.begin(this.h.firstRun === 'remember' ? (lastServed ?? this.model.counts(this.byKey)) : undefined);
+			// Rows added while a first run reads may be read by it (there before) or not (new).
+			const served = lastServed ?? this.model.counts(this.byKey);
+			epoch.begin(this.h.firstRun === 'remember' ? (changedDuring ? atStart : served) : undefined);
+			if (this.h.firstRun === 'remember' && changedDuring) epoch.readOn(served);
 			epoch.saw(this.rows());
 			this.epochs.push(epoch);
 			stored = { epoch, report: this.report, byKey: this.byKey };
@@ -410,11 +428,18 @@ class Run {
 		}
 		this.stored.set(this.name, stored);
 		const { epoch } = stored;
+		// Anywhere, a first run going on over several polls: what it reads counts as there (Only Remember Them).
+		epoch.partial = readsOn(this.trigger.staticData, this.trigger.name);
+		if (this.h.firstRun === 'remember' && (partBefore || epoch.partial)) {
+			if (partBefore && (result.items ?? []).length > 0) throw new Error('a first run that only remembers emitted rows in a later poll');
+			epoch.readOn(lastServed ?? this.model.counts(this.byKey));
+		}
 		epoch.emit((result.items ?? []).map((item: INodeExecutionData) => this.model.contentOf(modelCells(item.json), this.byKey)));
 		// The ordered modes emit rows by position (each row made once at most), as does a read the
 		// report changed under. A poll with a budget may be cut short: only others show what was there.
 		epoch.byPosition ||= changedDuring || this.position !== 'anywhere';
-		if (!changedDuring && budgetMs === undefined) raise(epoch.mostRead, this.model.counts(this.byKey));
+		// A poll of a first run going on over several polls reads the rows from where it reads on only.
+		if (!changedDuring && budgetMs === undefined && !partBefore && !epoch.partial) raise(epoch.mostRead, this.model.counts(this.byKey));
 		if (result.items !== null) {
 			this.lastEmitted = stored;
 			this.beforeEmitting = before;
@@ -456,6 +481,9 @@ class Run {
 	}
 
 	async edit(change: Edit): Promise<void> {
+		// An edit while a first run goes on over several polls: rows it had not read may come as new.
+		const going = this.current();
+		if (going !== undefined) going.epoch.spread ||= going.epoch.partial;
 		if (change.kind === 'report') this.report = 1 - this.report;
 		else if (change.kind === 'identity') this.byKey = !this.byKey;
 		else if (change.kind === 'position') this.position = change.to;
@@ -470,7 +498,7 @@ async function runHistory(h: History): Promise<Epoch[]> {
 	const run = new Run(h);
 	const restore = run.service.clock.install();
 	try {
-		await run.poll(undefined);
+		await run.poll(h.firstBudgetMs);
 		for (const s of h.steps) {
 			if (s.kind === 'change') run.change(s.change);
 			else if (s.kind === 'poll') await run.poll(s.budgetMs, s.during);

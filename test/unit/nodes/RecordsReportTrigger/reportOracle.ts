@@ -9,6 +9,10 @@
  *   as there; by key: once per different row met with a new key; in the ordered modes, or where the
  *   report changed under a read, each row made once at most);
  * - nothing lost (`complete`): every row a quiet poll read is emitted by the end;
+ * - Anywhere, a first run that only remembers and goes on over several polls (firstRunParts.ts): the
+ *   rows it read count as there, so a row any of its polls saw may be taken as there (`readOn`); where
+ *   the report changed while it went on, or the trigger was edited, a row that moved above the point
+ *   it read on from is emitted once it is complete: each row is then emitted once at most;
  * - errors only where the contract names them (the caller says which are allowed).
  */
 export class Epoch {
@@ -25,6 +29,11 @@ export class Epoch {
 	byPosition = false;
 	/** Whether the first poll happened. */
 	started = false;
+	/** Counts a first run that went on over several polls may have taken as there (see above). */
+	readonly maybeThere = new Map<string, number>();
+	/** Whether such a first run is going on, and whether the report changed or the trigger was edited meanwhile. */
+	partial = false;
+	spread = false;
 
 	/** `made`: how many rows of each content were ever made (shared by the epochs of one report). */
 	constructor(
@@ -52,6 +61,11 @@ export class Epoch {
 		if (there !== undefined) raise(this.base, there);
 	}
 
+	/** A later poll of a first run that only remembers, going on over several polls, saw `there`. */
+	readOn(there: Map<string, number>): void {
+		raise(this.maybeThere, there);
+	}
+
 	/**
 	 * Throws where the epoch broke the contract: an error not allowed, a content emitted more often
 	 * than rows of it were added, and with `complete` one emitted less often than a quiet poll read
@@ -64,7 +78,8 @@ export class Epoch {
 		const contents = new Set([...this.emitted.keys(), ...this.most.keys()]);
 		for (const content of contents) {
 			const emitted = this.emitted.get(content) ?? 0;
-			const base = this.base.get(content) ?? 0;
+			const taken = Math.max(this.base.get(content) ?? 0, this.maybeThere.get(content) ?? 0);
+			const base = this.spread ? 0 : (this.base.get(content) ?? 0);
 			const most = this.byPosition
 				? (this.made.get(content) ?? 0) - base
 				: this.byKey
@@ -73,7 +88,7 @@ export class Epoch {
 						: (this.keyRows.get(content)?.size ?? 0)
 					: Math.max(0, (this.most.get(content) ?? 0) - base);
 			const read = this.mostRead.get(content) ?? 0;
-			const least = this.errors.length > 0 || !complete ? 0 : this.byKey ? (read > 0 && base === 0 ? 1 : 0) : Math.max(0, read - base);
+			const least = this.errors.length > 0 || !complete ? 0 : this.byKey ? (read > 0 && taken === 0 ? 1 : 0) : Math.max(0, read - taken);
 			if (emitted > most) throw new Error(`${content} emitted ${emitted} times, at most ${most} rows of it were added`);
 			if (emitted < least) throw new Error(`${content} emitted ${emitted} times, but a poll read ${least} new rows of it`);
 		}

@@ -128,8 +128,8 @@ export class VirtualTrigger {
 	staticData: IDataObject = {};
 	name = 'Records Report Trigger';
 	nodeId = 'report-trigger';
-	/** n8n's budget for one poll (`getPollBudgetMs()`), on the virtual clock. */
-	budgetMs: number | undefined;
+	/** n8n's budget for one poll (`getPollBudgetMs()`), on the virtual clock; null: none asked for (n8n 1.x). */
+	budgetMs: number | null | undefined;
 
 	constructor(
 		readonly service: VirtualService,
