@@ -43,9 +43,14 @@ import { NewRowFinder } from './rowFinder';
  */
 export const PART_MS = 60_000;
 
-/** Whether the read going on is a part of an Anywhere first run (cut short, the next poll goes on). */
+/**
+ * Whether the read going on is a first run's that the next poll goes on from when it is cut short: a
+ * part of an Anywhere first run, or the full read of a first run that emits all current rows in an
+ * ordered mode (backlog.ts). Either may be the poll n8n makes on activation, so PART_MS bounds both.
+ */
 export function readsPart(settings: DetectorSettings, memory: Memory | undefined, step: Step | undefined): boolean {
-	return step instanceof NextPart || (settings.position === 'anywhere' && memory === undefined && step instanceof FullRead);
+	if (step instanceof NextPart) return true;
+	return memory === undefined && step instanceof FullRead && (settings.position === 'anywhere' || settings.firstRun === 'emit');
 }
 
 /**

@@ -177,3 +177,25 @@ describe('Anywhere, a first run too large for one poll goes on over the next pol
 		expect(error?.message).toMatch(/more than Max Remembered Rows \(1500\)/);
 	});
 });
+
+describe('An ordered mode emitting all current rows: the poll n8n makes on activation ends within the bound too', () => {
+	const cases = budgets.flatMap(([n8n, budgetMs]) => (['end', 'top'] as const).map((position) => [position, n8n, budgetMs] as const));
+	it.each(cases)('New Rows Appear "%s", %s: the first poll ends within the bound, and every row is emitted once over the polls', async (position, _n8n, budgetMs) => {
+		const table = rows(1, 2_000);
+		const t = trigger({ newRowPosition: position, firstRun: 'emit' }, position === 'top' ? table.reverse() : table);
+		t.budgetMs = budgetMs;
+		const expected = idsOf(report());
+		const first = await timedPoll(t);
+		expect(first.error).toBeUndefined();
+		expect(first.ms).toBeLessThanOrEqual(Math.min(PART_MS, budgetMs ?? Infinity));
+		const emitted = ids(first.items);
+		expect(emitted.length).toBeGreaterThan(0);
+		for (let poll = 0; poll < 10 && emitted.length < expected.length; poll++) {
+			const next = await timedPoll(t);
+			expect(next.error).toBeUndefined();
+			emitted.push(...ids(next.items));
+		}
+		expect(emitted.sort()).toEqual(expected.sort());
+		expect((await t.poll()).items).toBeNull();
+	});
+});
