@@ -137,7 +137,8 @@ const jsonFamily = fc
 					: { event: 'invoice.paid', data: entries.map(([key, value]) => ({ [key]: [{ value }] })) };
 		const text = Buffer.from(JSON.stringify(body));
 		if (shape.gzipMembers === 0 || shape.contentType === 'application/json') return { headers: { 'content-type': shape.contentType }, rawBody: text };
-		const members = shape.gzipMembers === 'many' ? countFor(text.length, 256) : Number(shape.gzipMembers);
+		// Many members: one per KB, so that the body at 4n stays under the 1,000 a body may have.
+		const members = shape.gzipMembers === 'many' ? countFor(text.length, 1024) : Number(shape.gzipMembers);
 		const step = Math.ceil(text.length / members);
 		const parts = Array.from({ length: members }, (_, index) => gzipSync(text.subarray(index * step, (index + 1) * step)));
 		// "x-gzip": n8n kept the bytes as sent, and the trigger inflates them, as it does the types n8n passes on.
