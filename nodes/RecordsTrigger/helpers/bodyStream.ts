@@ -62,10 +62,10 @@ const INVALID_COMPRESSION: Rejection = {
 };
 
 /**
- * The most gzip members (files joined with `cat`) inflated one by one where the runtime stops after
- * each: every member costs a new inflater, about a millisecond, so their number is bounded.
+ * The most gzip members (files joined with `cat`) a body may have, as a form may have fields:
+ * every member costs an inflater of its own (tenths of a millisecond), so their number is bounded.
  */
-export const MAX_GZIP_MEMBERS = 16;
+export const MAX_GZIP_MEMBERS = 1000;
 
 const TOO_MANY_GZIP_MEMBERS: Rejection = {
 	...INVALID_COMPRESSION,
@@ -122,17 +122,18 @@ class BoundedBytes {
 /** How one run of the runtime's inflater ended. */
 type Inflated =
 	| { ended: 'whole'; bytes: Buffer }
-	| { ended: 'after one gzip member'; bytes: Buffer }
+	| { ended: 'with bytes after it'; bytes: Buffer }
 	| { ended: 'too large' }
 	| { ended: 'invalid' };
 
 /**
- * Inflates `compressed` with the runtime's DecompressionStream, stopping once the output passes
- * `limit`. Node.js 24 stops after the first member of a gzip body of several, saying so
- * (ERR_TRAILING_JUNK_AFTER_STREAM_END); earlier releases read them all.
+ * Inflates `compressed` (zlib's deflate, or raw deflate) with the runtime's DecompressionStream,
+ * stopping once the output passes `limit`. Bytes after the end of the compressed stream are ignored
+ * by Node.js 20 and refused by Node.js 24 (ERR_TRAILING_JUNK_AFTER_STREAM_END), after the whole
+ * stream was inflated; both end as 'whole' and 'with bytes after it' here.
  */
-async function inflateOnce(compressed: Uint8Array, compression: Compression, limit: number): Promise<Inflated> {
-	const stream = new DecompressionStream(compression);
+async function inflateOnce(compressed: Uint8Array, format: 'deflate' | 'deflate-raw', limit: number): Promise<Inflated> {
+	const stream = new DecompressionStream(format);
 	const writer = stream.writable.getWriter();
 	// Written without waiting: the reader below drains the output, and a refused write is seen there.
 	const written = (async () => {
@@ -146,13 +147,14 @@ async function inflateOnce(compressed: Uint8Array, compression: Compression, lim
 			const { done, value } = await reader.read();
 			if (done) break;
 			if (!output.add(value)) {
-				await reader.cancel();
+				// Refused when the stream has failed meanwhile (Node.js 24 fails it at the bytes after its end).
+				await reader.cancel().catch(() => undefined);
 				return { ended: 'too large' };
 			}
 		}
 	} catch (error) {
 		const trailing = (error as { code?: unknown }).code === 'ERR_TRAILING_JUNK_AFTER_STREAM_END';
-		return trailing && compression === 'gzip' ? { ended: 'after one gzip member', bytes: output.bytes() } : { ended: 'invalid' };
+		return trailing ? { ended: 'with bytes after it', bytes: output.bytes() } : { ended: 'invalid' };
 	} finally {
 		await written;
 	}
@@ -174,37 +176,106 @@ function crc32(bytes: Uint8Array): number {
 }
 
 /**
- * Where the gzip member that inflated to `inflated` ends in `compressed`: after its trailer (the
- * CRC-32 and the size of `inflated`), where the next member's header begins. Undefined when no such
- * place is found.
+ * Where the compressed data of the gzip member at `start` begins, after its header (RFC 1952, 2.3:
+ * fixed fields, then an extra field, a file name, a comment and a header CRC where its flags say);
+ * undefined when no gzip member begins there.
  */
-function gzipMemberEnd(compressed: Buffer, inflated: Uint8Array): number | undefined {
+function gzipDataStart(body: Buffer, start: number): number | undefined {
+	const flags = body[start + 3];
+	if (body[start] !== 0x1f || body[start + 1] !== 0x8b || body[start + 2] !== 8 || flags === undefined || flags & 0xe0) return undefined;
+	let at = start + 10;
+	if (flags & 4) at = at + 2 > body.length ? Number.POSITIVE_INFINITY : at + 2 + body.readUInt16LE(at);
+	for (const zeroTerminated of [8, 16]) {
+		if (flags & zeroTerminated) at = at < body.length ? body.indexOf(0, at) + 1 || Number.POSITIVE_INFINITY : Number.POSITIVE_INFINITY;
+	}
+	// The header CRC: the low half of the CRC-32 of the header before it.
+	if (flags & 2) at = at + 2 <= body.length && body.readUInt16LE(at) === (crc32(body.subarray(start, at)) & 0xffff) ? at + 2 : Number.POSITIVE_INFINITY;
+	return at <= body.length ? at : undefined;
+}
+
+/**
+ * Where what follows the gzip member whose compressed data begins at `dataStart` of `body` and
+ * inflated to `inflated` begins: after its trailer (the CRC-32 and the size of `inflated`), where
+ * the next member's header begins, or `'end'` when nothing or only zero bytes follow (from
+ * `padding` on: padding, which gzip itself ignores). Undefined when no such place is found (the
+ * member's trailer is missing or wrong). The search stops at the first such place, so it reads no
+ * further than the member.
+ */
+function afterGzipMember(body: Buffer, dataStart: number, inflated: Uint8Array, padding: number): number | 'end' | undefined {
 	const trailer = Buffer.alloc(8);
 	trailer.writeUInt32LE(crc32(inflated), 0);
 	trailer.writeUInt32LE(inflated.length % 2 ** 32, 4);
-	for (let at = compressed.indexOf(trailer, 10); at >= 0; at = compressed.indexOf(trailer, at + 1)) {
-		if (compressed[at + 8] === 0x1f && compressed[at + 9] === 0x8b) return at + 8;
+	for (let at = body.indexOf(trailer, dataStart); at >= 0; at = body.indexOf(trailer, at + 1)) {
+		const next = at + 8;
+		if (next >= padding) return 'end';
+		if (body[next] === 0x1f && body[next + 1] === 0x8b) return next;
 	}
 	return undefined;
 }
 
-/** Inflates `compressed` (gzip of one or more members, or deflate), held to `limit` bytes of output. */
-async function inflate(compressed: Buffer, compression: Compression, limit: number): Promise<Checked<Buffer>> {
+/** Where the zero bytes at the end of `bytes` begin (its length when it ends in another byte). */
+function zeroPaddingFrom(bytes: Buffer): number {
+	let end = bytes.length;
+	while (end > 0 && bytes[end - 1] === 0) end--;
+	return end;
+}
+
+/**
+ * Inflates a gzip body of one or more members (files joined with `cat`), held to `limit` bytes of
+ * output in all. Every member is read the same way on every runtime (the runtime's own gzip reader
+ * reads them all on Node.js 20 and only the first on Node.js 24): its header here, its compressed
+ * data by the runtime's raw inflater, its trailer checked here. Each member costs an inflater of
+ * its own, so their number is bounded.
+ */
+async function gunzip(body: Buffer, limit: number): Promise<Checked<Buffer>> {
+	const padding = zeroPaddingFrom(body);
 	const members: Buffer[] = [];
 	let size = 0;
-	let rest = compressed;
-	for (;;) {
-		const inflated = await inflateOnce(rest, compression, limit - size);
+	for (let start: number | 'end' = 0; start !== 'end'; ) {
+		if (members.length === MAX_GZIP_MEMBERS) return { rejection: TOO_MANY_GZIP_MEMBERS };
+		const dataStart = gzipDataStart(body, start);
+		if (dataStart === undefined) return { rejection: INVALID_COMPRESSION };
+		const inflated = await inflateOnce(body.subarray(dataStart), 'deflate-raw', limit - size);
 		if (inflated.ended === 'too large') return tooLarge(undefined, limit);
 		if (inflated.ended === 'invalid') return { rejection: INVALID_COMPRESSION };
 		members.push(inflated.bytes);
 		size += inflated.bytes.length;
-		if (inflated.ended === 'whole') return { value: members.length === 1 ? members[0] : Buffer.concat(members) };
-		const end = gzipMemberEnd(rest, inflated.bytes);
-		if (end === undefined) return { rejection: INVALID_COMPRESSION };
-		if (members.length >= MAX_GZIP_MEMBERS) return { rejection: TOO_MANY_GZIP_MEMBERS };
-		rest = rest.subarray(end);
+		const next = afterGzipMember(body, dataStart, inflated.bytes, padding);
+		if (next === undefined) return { rejection: INVALID_COMPRESSION };
+		start = next;
 	}
+	return { value: members.length === 1 ? members[0] : Buffer.concat(members) };
+}
+
+/** The Adler-32 checksum that ends a zlib stream (RFC 1950). */
+function adler32(bytes: Uint8Array): number {
+	let a = 1;
+	let b = 0;
+	for (let from = 0; from < bytes.length; from += 4096) {
+		// Reduced every 4,096 bytes, well before the sums can lose precision.
+		for (const byte of bytes.subarray(from, from + 4096)) {
+			a += byte;
+			b += a;
+		}
+		a %= 65521;
+		b %= 65521;
+	}
+	return (b * 65536 + a) >>> 0;
+}
+
+/**
+ * Inflates `compressed` as its Content-Encoding says, held to `limit` bytes of output. A deflate
+ * body must end where its stream ends (with the stream's checksum), as a gzip body must end with
+ * its last member, on every runtime.
+ */
+async function inflate(compressed: Buffer, compression: Compression, limit: number): Promise<Checked<Buffer>> {
+	if (compression === 'gzip') return await gunzip(compressed, limit);
+	const inflated = await inflateOnce(compressed, 'deflate', limit);
+	if (inflated.ended === 'too large') return tooLarge(undefined, limit);
+	if (inflated.ended === 'invalid' || compressed.length < 4 || compressed.readUInt32BE(compressed.length - 4) !== adler32(inflated.bytes)) {
+		return { rejection: INVALID_COMPRESSION };
+	}
+	return { value: inflated.bytes };
 }
 
 /** Reads the stream to its end (or the caller's going away), keeping at most `limit` bytes. */

@@ -30,42 +30,47 @@ export function bestTime<T>(run: () => T, boundMs: number): { ms: number; result
 	return { ms: best, result };
 }
 
-/**
- * How much more CPU time `run` takes at 4n than at n: about 4 when its work is linear, 16 when it
- * is quadratic. Counted as the process's CPU time (user and system), not wall time, so that other
- * work on a busy machine does not count; the least of `repeats` runs at each size, so that a
- * garbage collection or a compilation in one run does not either.
- */
-export async function cpuGrowth(run: (scale: 1 | 4) => unknown, repeats = 3): Promise<{ ratio: number; ms: [number, number] }> {
-	const least = async (scale: 1 | 4) => {
-		let best = Number.POSITIVE_INFINITY;
-		for (let attempt = 0; attempt < repeats; attempt++) {
-			const before = process.cpuUsage();
-			await run(scale);
-			const spent = process.cpuUsage(before);
-			best = Math.min(best, (spent.user + spent.system) / 1000);
-		}
-		return best;
-	};
-	await run(1); // Compiles the code on the way first, so that the first measured run does not pay for it.
-	const small = await least(1);
-	const large = await least(4);
-	return { ratio: large / Math.max(small, 0.001), ms: [small, large] };
-}
-
 /** The growth from n to 4n above which work is taken for more than linear: halfway between 4 and 16. */
 export const MAX_GROWTH_AT_4N = 8;
 
+/** The process's CPU time (user and system) in ms that `run` takes. */
+async function cpuMs(run: () => unknown): Promise<number> {
+	const before = process.cpuUsage();
+	await run();
+	const spent = process.cpuUsage(before);
+	return (spent.user + spent.system) / 1000;
+}
+
 /**
- * cpuGrowth measured again, up to `attempts` times, while it is above MAX_GROWTH_AT_4N; the least
- * growth seen. A busy machine or a compilation can slow one measurement of a few milliseconds, but
- * work that is more than linear is more than linear in every one.
+ * How much more CPU time `run` takes at 4n than at n: about 4 when its work is linear, 16 when it
+ * is quadratic. Counted as the process's CPU time, not wall time, so that other work on a busy
+ * machine does not count. A garbage collection or a compilation can slow one run, so the least
+ * time counts: at n, of three runs (after one that compiles the code on the way); at 4n, of runs
+ * made one after another until one is within MAX_GROWTH_AT_4N of that, at most three. Above the
+ * bound, all of it is measured again, up to three times, and the least growth counts. Linear work
+ * is done after one run at 4n. Work above the bound is run at 4n up to 9 times while that is cheap
+ * (where noise weighs most), and no more once the runs at 4n have taken 5 seconds: no pause of the
+ * machine makes linear work take seconds more, and work that is more than linear takes seconds to
+ * half a minute a run at the sizes the scaling tests use.
  */
-export async function settledGrowth(run: (scale: 1 | 4) => unknown, attempts = 3): Promise<{ ratio: number; ms: [number, number] }> {
-	let growth = await cpuGrowth(run);
-	for (let attempt = 1; attempt < attempts && growth.ratio > MAX_GROWTH_AT_4N; attempt++) {
-		const again = await cpuGrowth(run);
-		if (again.ratio < growth.ratio) growth = again;
+export async function settledGrowth(run: (scale: 1 | 4) => unknown): Promise<{ ratio: number; ms: [number, number] }> {
+	let growth = { ratio: Number.POSITIVE_INFINITY, ms: [0, 0] as [number, number] };
+	let runsAt4n = 0;
+	let spentAt4n = 0;
+	const mayRunAt4n = () => runsAt4n < 9 && spentAt4n < 5000;
+	for (let attempt = 0; attempt < 3 && growth.ratio > MAX_GROWTH_AT_4N && mayRunAt4n(); attempt++) {
+		await run(1);
+		let small = Number.POSITIVE_INFINITY;
+		for (let repeat = 0; repeat < 3; repeat++) small = Math.min(small, await cpuMs(() => run(1)));
+		small = Math.max(small, 0.001);
+		let large = Number.POSITIVE_INFINITY;
+		for (let repeat = 0; repeat < 3 && large / small > MAX_GROWTH_AT_4N && mayRunAt4n(); repeat++) {
+			const ms = await cpuMs(() => run(4));
+			runsAt4n++;
+			spentAt4n += ms;
+			large = Math.min(large, ms);
+		}
+		if (large / small < growth.ratio) growth = { ratio: large / small, ms: [small, large] };
 	}
 	return growth;
 }
