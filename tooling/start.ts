@@ -4,9 +4,9 @@
 /**
  * `npm start`: the package running inside a real n8n, next to the Records sandbox, ready to click.
  *
- * Builds and packs the package, installs the pinned n8n and its Node.js into .cache (first time
- * only: it first checks for make, g++ and python3, which the install compiles with, and shows what
- * npm is at while it runs), installs the package through n8n's community-package folder, starts the
+ * Builds and packs the package while it installs the pinned n8n and its Node.js into .cache (first
+ * time only: it first checks for make, g++ and python3, which the install compiles with, and shows
+ * what npm is at while it runs), installs the package through n8n's community-package folder, starts the
  * sandbox (set up for the examples), the local stand-ins for the systems the examples talk to, and
  * n8n; creates the owner account, the examples' credentials and the workflows of examples/, and
  * activates them.
@@ -102,13 +102,15 @@ async function main(): Promise<void> {
 	await ensurePortFree(options.standInsPort, 'the stand-ins of the examples', '--stand-ins-port');
 
 	if (!installedRuntime(RUNTIMES.v2)) say(firstStartNotice(RUNTIMES.v2));
-	const packed = await withProgress('building and packing the package', say, () => '', async () => {
-		await buildPackage();
-		return await packPackage(join(cacheDir, 'package'));
-	});
+	// Side by side: the first install of n8n waits mostly on the network and the disk, the build on the CPU.
+	const [packed, runtime] = await Promise.all([
+		withProgress('building and packing the package', say, () => '', async () => {
+			await buildPackage();
+			return await packPackage(join(cacheDir, 'package'));
+		}),
+		ensureRuntime(RUNTIMES.v2, (line) => say(line)),
+	]);
 	say(`packed ${packed.name}@${packed.version} (${packed.files.length} files)`);
-
-	const runtime = await ensureRuntime(RUNTIMES.v2, (line) => say(line));
 	const n8n = await N8nInstance.create({
 		runtime,
 		userFolder: join(demoDir, 'n8n'),

@@ -15,13 +15,13 @@ import type { RuntimeSpec } from './n8n/runtime';
 import { RECORD_TYPES, REPORTS, TOKEN_DEFINITIONS, TOKENS } from './sandbox/seeds';
 
 /**
- * Said before the first start installs n8n. The times were measured: 11 min 29 s for a whole first
- * start on a loaded 2-core machine with an empty npm cache, under 5 minutes with npm's cache filled.
+ * Said before the first start installs n8n. The time was measured: 12 min 44 s for `npm start` on a
+ * loaded 2-core machine with an empty npm cache (download 6 min 30 s, compile 4 min 11 s).
  */
 export function firstStartNotice(spec: RuntimeSpec): string {
 	return (
 		`first start: n8n ${spec.n8nVersion} is installed into .cache/ once (about 1 GB downloaded, ${spec.diskGb} GB written). ` +
-		"That takes 10 to 15 minutes on a 2-core machine with an empty npm cache, about 5 with npm's cache filled; later starts take seconds."
+		'That took 13 minutes on a busy 2-core machine with an empty npm cache (downloading 6, compiling 4); later starts take seconds.'
 	);
 }
 

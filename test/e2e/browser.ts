@@ -75,3 +75,13 @@ export async function openSignedInBrowser(
 		throw error;
 	}
 }
+
+/**
+ * Marks n8n's one-time tip "You can pin this output instead of waiting for a test event" as seen,
+ * under the keys n8n itself sets once it has shown it, so that it covers nothing in a picture.
+ */
+export async function markPinTipSeen(browser: SignedInBrowser): Promise<void> {
+	await browser.context.addInitScript(
+		"for (const seen of ['N8N_PIN_DATA_DISCOVERY_NDV', 'N8N_PIN_DATA_DISCOVERY_CANVAS']) localStorage.setItem(seen, 'true');",
+	);
+}

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { N8nInstance, type WorkflowJson } from '../../tooling/n8n/n8nInstance';
 import { waitFor } from '../../tooling/lib/proc';
 import { startSandbox, TOKENS, type Sandbox } from '../../tooling/sandbox/server';
-import { openSignedInBrowser, type SignedInBrowser } from './browser';
+import { markPinTipSeen, openSignedInBrowser, type SignedInBrowser } from './browser';
 import { readSetup, runtimesUnderTest } from './harness';
 
 /**
@@ -96,6 +96,8 @@ describe.each(n8n2)('the panels of the package in %s', (_title, runtime) => {
 		await n8n.start();
 		await n8n.setupOwner();
 		browser = await openSignedInBrowser(n8n, { width: 1440, height: 900 });
+		// n8n's one-time tip "You can pin this output…" would cover the sample's hint.
+		await markPinTipSeen(browser);
 		page = browser.page;
 	});
 
@@ -153,6 +155,7 @@ describe.each(n8n2)('the panels of the package in %s', (_title, runtime) => {
 		const hint = page.locator('[data-test-id="ndv"] [data-test-id="node-hint"]').filter({ hasText: 'A sample' });
 		await hint.first().waitFor({ state: 'visible', timeout: 120_000 });
 		await page.mouse.move(0, 0);
+		expect(await page.getByText('You can pin this output').count()).toBe(0);
 		await page.screenshot({ path: join(images, 'report-trigger-sample.png') });
 		expect((await hint.first().innerText()).trim()).toMatch(/^A sample: the rows a poll would emit now.*IDs or dates rising row by row mean the report lists oldest first\.$/s);
 	});

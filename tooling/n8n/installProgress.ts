@@ -20,6 +20,9 @@ export class NpmProgress {
 	private compiling = 0;
 	private compilingFile = '';
 
+	/** `expectedTarballs`: how many packages a lockfile lists, said as "n of …" (npm fetches no manifest then). */
+	constructor(private readonly expectedTarballs?: number) {}
+
 	feed(text: string): void {
 		const lines = (this.partial + text).split('\n');
 		this.partial = lines.pop() ?? '';
@@ -52,6 +55,9 @@ export class NpmProgress {
 		const manifests = count(this.manifests.size, 'package manifest read', 'package manifests read');
 		if (this.script) {
 			return this.compiling > 0 ? `${this.script}: compiling file ${this.compiling} (${this.compilingFile})` : `${this.script}: running its install script`;
+		}
+		if (this.expectedTarballs !== undefined) {
+			return `${this.tarballs.size.toLocaleString('en-US')} of up to ${this.expectedTarballs.toLocaleString('en-US')} packages downloaded`;
 		}
 		if (this.tarballs.size > 0) return `${manifests}, ${count(this.tarballs.size, 'package downloaded', 'packages downloaded')}`;
 		if (this.manifests.size > 0) return `resolving dependencies: ${manifests}`;

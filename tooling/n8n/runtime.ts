@@ -10,6 +10,7 @@ import { formatDuration, run, sleep, tailOfFile } from '../lib/proc';
 import { withProgress } from '../lib/progress';
 import { BUILD_TOOLS, ensurePrograms } from '../lib/systemPrograms';
 import { NpmProgress } from './installProgress';
+import { lockedPackageCount, readLockfile, rootDependencies } from './runtimeLock';
 
 /**
  * One n8n release together with the Node.js it runs on. The versions are pinned so that every run,
@@ -310,6 +311,8 @@ function npmCommand(): string {
 /**
  * Installs n8n and its Node.js into .cache/runtime unless they are there already. The first install
  * downloads about 1 GB and compiles sqlite3 (a few minutes); later calls only read a marker file.
+ * With a lockfile kept for the release (runtimeLock.ts), npm installs its tree without resolving
+ * anything. Node.js is installed while n8n's packages download: only the compile at the end needs it.
  */
 export async function ensureRuntime(spec: RuntimeSpec, log: Log = defaultLog): Promise<Runtime> {
 	const ready = installedRuntime(spec);
@@ -317,39 +320,49 @@ export async function ensureRuntime(spec: RuntimeSpec, log: Log = defaultLog): P
 	// Before minutes of downloading: the compile at the end needs these.
 	if (spec.rebuild.length > 0) ensurePrograms(BUILD_TOOLS, npmCommand(), log);
 
-	const nodeBin = spec.node === 'system' ? process.execPath : await ensureNode(spec.node.version, log);
 	const nodeVersion = spec.node === 'system' ? process.versions.node : spec.node.version;
+	const nodeReady = spec.node === 'system' ? Promise.resolve(process.execPath) : ensureNode(spec.node.version, log);
+	// A failure of the Node.js install is reported where it is awaited, not as an unhandled rejection meanwhile.
+	nodeReady.catch(() => undefined);
 	const dir = runtimeDir(spec);
 	await withLock(`${dir}.lock`, log, async () => {
 		if (installedRuntime(spec)) return;
 		const started = Date.now();
 		const logFile = join(dir, 'install.log');
+		const lock = readLockfile(spec.n8nVersion);
 		log(`installing n8n ${spec.n8nVersion} on Node.js ${nodeVersion} into ${dir} (first time only; npm's output: ${logFile})`);
 		rmSync(dir, { recursive: true, force: true });
 		mkdirSync(dir, { recursive: true });
 		writeFileSync(
 			join(dir, 'package.json'),
-			JSON.stringify({ name: 'n8n-runtime', private: true, overrides: spec.overrides }, null, '\t'),
+			JSON.stringify(
+				{ name: 'n8n-runtime', private: true, ...(lock ? { dependencies: rootDependencies(lock) } : {}), overrides: spec.overrides },
+				null,
+				'\t',
+			),
 		);
-		const headers = headersDir(nodeBin);
-		// npm itself runs on the target Node.js, so native modules are built for its ABI.
-		const env = npmEnv({
-			PATH: `${dirname(nodeBin)}:${process.env.PATH ?? ''}`,
-			...(headers ? { npm_config_nodedir: headers } : {}),
-		});
+		if (lock) writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(lock, null, '\t'));
 		try {
-			const download = new NpmProgress();
+			const download = new NpmProgress(lock ? lockedPackageCount(lock) : undefined);
 			const diskUsed = diskGrowth(dir, spec.diskGb);
 			const downloaded = () => [download.summary(), packagesIn(join(dir, 'node_modules')), diskUsed()].filter(Boolean).join(', ');
+			// Install scripts are off: npm runs on any Node.js here; the compile below runs on n8n's.
+			const args = lock
+				? ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=http']
+				: ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=http', `n8n@${spec.n8nVersion}`];
 			await withProgress(`downloading and unpacking n8n ${spec.n8nVersion} and its packages`, log, downloaded, () =>
-				run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=http', `n8n@${spec.n8nVersion}`], {
-					cwd: dir,
-					env,
-					logFile,
-					onOutput: (text) => download.feed(text),
-				}),
+				run('npm', args, { cwd: dir, env: npmEnv(), logFile, onOutput: (text) => download.feed(text) }),
 			);
+			const nodeBin = await nodeReady;
 			if (spec.rebuild.length > 0) {
+				const headers = headersDir(nodeBin);
+				// npm itself runs on the target Node.js, so native modules are built for its ABI; JOBS: node-gyp
+				// compiles on every core (sqlite3's own script would use one).
+				const env = npmEnv({
+					PATH: `${dirname(nodeBin)}:${process.env.PATH ?? ''}`,
+					JOBS: 'max',
+					...(headers ? { npm_config_nodedir: headers } : {}),
+				});
 				const compile = new NpmProgress();
 				await withProgress(`compiling ${spec.rebuild.join(', ')} for Node.js ${nodeVersion}`, log, () => compile.summary(), () =>
 					run('npm', ['rebuild', '--foreground-scripts', ...spec.rebuild], {
@@ -372,6 +385,7 @@ export async function ensureRuntime(spec: RuntimeSpec, log: Log = defaultLog): P
 		writeFileSync(join(dir, '.installed.json'), JSON.stringify(marker, null, '\t'));
 		log(`n8n ${spec.n8nVersion} ready in ${formatDuration(Date.now() - started)}`);
 	});
+	await nodeReady;
 	const runtime = installedRuntime(spec);
 	if (!runtime) throw new Error(`n8n ${spec.n8nVersion} was installed into ${dir} but is not usable.`);
 	return runtime;

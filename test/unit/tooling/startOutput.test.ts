@@ -45,7 +45,7 @@ describe('the first start notice', () => {
 	it('says up front how long the first start takes and what it writes', () => {
 		const notice = firstStartNotice(RUNTIMES.v2);
 		expect(notice).toContain(`n8n ${RUNTIMES.v2.n8nVersion}`);
-		expect(notice).toMatch(/10 to 15 minutes on a 2-core machine with an empty npm cache/);
+		expect(notice).toMatch(/took 13 minutes on a busy 2-core machine with an empty npm cache/);
 		expect(notice).toContain(`${RUNTIMES.v2.diskGb} GB written`);
 	});
 });

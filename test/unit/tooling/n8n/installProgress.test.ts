@@ -21,6 +21,13 @@ describe('NpmProgress', () => {
 		expect(progress.summary()).toBe('3 package manifests read, 2 packages downloaded');
 	});
 
+	it('from a lockfile, counts the packages downloaded against how many it lists', () => {
+		const progress = new NpmProgress(2449);
+		expect(progress.summary()).toBe('0 of up to 2,449 packages downloaded');
+		progress.feed(tarball('@n8n/config', '2.40.0') + cached('lodash', '4.17.21') + tarball('@n8n/config', '2.40.0'));
+		expect(progress.summary()).toBe('2 of up to 2,449 packages downloaded');
+	});
+
 	it('reads lines cut between chunks', () => {
 		const progress = new NpmProgress();
 		const text = manifest('n8n') + manifest('lodash');
