@@ -118,13 +118,17 @@ export class NextPart implements Step {
 
 	/**
 	 * The poll's time is up: what this part read, the next poll goes on after it. A part whose time ran
-	 * out while it read the rows again gives the next part none to read again, so that it gets on.
+	 * out while it read the rows again leaves the next part the rest of them to read again, where those
+	 * it read stood in place (so that identical rows are still counted on), and none where they moved;
+	 * either way the next part gets on.
 	 */
 	cutShort(): FirstRunPart {
 		if (this.finder === undefined) {
-			const { memory } = this;
-			const nothing = new NewRowFinder(this.ids, false, { has: () => false });
-			return { kind: 'firstRunPart', finder: nothing, newRows: [], rows: this.remembered, count: memory.count, goesOn: { at: memory.readOnAt!, after: '' } };
+			const { memory, again, window, ids } = this;
+			const inPlace = again.every((row, i) => baseOf(row, ids) === window[i]);
+			const after = inPlace ? joinIdentities(window.slice(again.length)) : '';
+			const nothing = new NewRowFinder(ids, false, { has: () => false });
+			return { kind: 'firstRunPart', finder: nothing, newRows: [], rows: this.remembered, count: memory.count, goesOn: { at: memory.readOnAt!, after } };
 		}
 		const after = this.moved ? '' : tail(this.window, this.finder.bases, windowRows(this.settings));
 		return this.part({ at: this.range.start + this.taken, after });
