@@ -4,25 +4,16 @@
  * budget (5 minutes on n8n 2.x's cron scheduler, about 36 s on its durable one, none on 1.x), no poll
  * fails, the next polls read on until the whole report was read once, and then the mode goes on.
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { PART_MS } from '../../../../nodes/RecordsReportTrigger/firstRunParts';
 import type { Memory } from '../../../../nodes/RecordsReportTrigger/memory';
 import type { ReportRow } from '../../../../nodes/shared/report/rows';
-import { byId, captureWarnings, type TriggerPoll, VirtualService, VirtualTrigger } from './virtualService';
-
-const COLUMNS = [
-	{ id: 'c1', name: 'ID' },
-	{ id: 'c2', name: 'Amount' },
-];
-const row = (n: number): ReportRow => ({ c1: `T${String(n).padStart(5, '0')}`, c2: `${n},00` });
-const rows = (from: number, count: number) => Array.from({ length: count }, (_, i) => row(from + i));
-const ids = (items: INodeExecutionData[] | null) => (items ?? []).map((item) => String(item.json.ID));
-const idsOf = (list: ReportRow[]) => list.map((r) => String(r.c1));
+import { ids, idsOf, row, rows, slowReportTrigger } from './slowReport';
+import { captureWarnings, type TriggerPoll, VirtualService, VirtualTrigger } from './virtualService';
 
 let service: VirtualService;
 let restoreClock: () => void;
-let workflows = 0;
 
 const logged = captureWarnings();
 beforeEach(() => {
@@ -31,13 +22,7 @@ beforeEach(() => {
 });
 afterEach(() => restoreClock());
 
-/** A report of 2,000 rows read 20 a page, a second a request: reading it whole takes 100 s. */
-function trigger(parameters: Record<string, unknown>, table: ReportRow[] = rows(1, 2_000)): VirtualTrigger {
-	service.reports.set('r', { columns: COLUMNS.map((c) => ({ ...c })), rows: table });
-	service.rules.latencyMs = 1_000;
-	const options = { pageSize: 20, ...((parameters.options as object | undefined) ?? {}) };
-	return new VirtualTrigger(service, { report: byId('r'), ...parameters, options }, `first-run-parts-${++workflows}`);
-}
+const trigger = (parameters: Record<string, unknown>, table?: ReportRow[]) => slowReportTrigger(service, parameters, table);
 const report = () => service.reports.get('r')!.rows;
 
 /** One poll: its result, how long it took on the virtual clock, and the warnings n8n's log got. */

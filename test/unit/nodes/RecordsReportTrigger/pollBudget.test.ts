@@ -5,23 +5,12 @@
  * works on a report too big to read in one poll, and an error names the real cause and advises only
  * what is not chosen already.
  */
-import type { INodeExecutionData } from 'n8n-workflow';
-
 import type { ReportRow } from '../../../../nodes/shared/report/rows';
-import { byId, captureWarnings, type TriggerPoll, VirtualService, VirtualTrigger } from './virtualService';
-
-const COLUMNS = [
-	{ id: 'c1', name: 'ID' },
-	{ id: 'c2', name: 'Amount' },
-];
-const row = (n: number): ReportRow => ({ c1: `T${String(n).padStart(5, '0')}`, c2: `${n},00` });
-const rows = (from: number, count: number) => Array.from({ length: count }, (_, i) => row(from + i));
-const ids = (items: INodeExecutionData[] | null) => (items ?? []).map((item) => String(item.json.ID));
-const idsOf = (list: ReportRow[]) => list.map((r) => String(r.c1));
+import { ids, idsOf, row, rows, slowReportTrigger } from './slowReport';
+import { captureWarnings, type TriggerPoll, VirtualService, VirtualTrigger } from './virtualService';
 
 let service: VirtualService;
 let restoreClock: () => void;
-let workflows = 0;
 
 const logged = captureWarnings();
 beforeEach(() => {
@@ -30,13 +19,7 @@ beforeEach(() => {
 });
 afterEach(() => restoreClock());
 
-/** A report of 2,000 rows read 20 a page, a second a request: a full read takes 100 s, an ordered poll a few. */
-function trigger(parameters: Record<string, unknown>, table: ReportRow[] = rows(1, 2_000)): VirtualTrigger {
-	service.reports.set('r', { columns: COLUMNS.map((c) => ({ ...c })), rows: table });
-	service.rules.latencyMs = 1_000;
-	const options = { pageSize: 20, ...((parameters.options as object | undefined) ?? {}) };
-	return new VirtualTrigger(service, { report: byId('r'), ...parameters, options }, `poll-budget-${++workflows}`);
-}
+const trigger = (parameters: Record<string, unknown>, table?: ReportRow[]) => slowReportTrigger(service, parameters, table);
 const report = () => service.reports.get('r')!.rows;
 
 /** One poll; the warnings n8n's log got during it. */
